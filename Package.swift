@@ -1,0 +1,53 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "BundlePress",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "bundlepress", targets: ["bundlepress"]),
+        .library(name: "FirestoreModel", targets: ["FirestoreModel"]),
+        .library(name: "QueryEngine", targets: ["QueryEngine"]),
+        .library(name: "BundleFormat", targets: ["BundleFormat"]),
+        .library(name: "Publishing", targets: ["Publishing"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["libz-dev"]), .brew(["zlib"])]
+        ),
+        .target(name: "JSONCore"),
+        .target(name: "FirestoreModel", dependencies: ["JSONCore"]),
+        .target(name: "ExportReader", dependencies: ["FirestoreModel", "JSONCore"]),
+        .target(name: "QueryEngine", dependencies: ["FirestoreModel", "JSONCore"]),
+        .target(name: "BundleFormat", dependencies: ["FirestoreModel", "JSONCore", "CZlib"]),
+        .target(
+            name: "Publishing",
+            dependencies: [
+                "FirestoreModel", "JSONCore", "ExportReader", "QueryEngine", "BundleFormat",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "bundlepress",
+            dependencies: [
+                "Publishing", "BundleFormat", "QueryEngine", "FirestoreModel", "ExportReader",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
+        .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel", "JSONCore"]),
+        .testTarget(name: "ExportReaderTests", dependencies: ["ExportReader"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PublishingTests", dependencies: ["Publishing"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Publishing"]),
+    ]
+)

@@ -1,0 +1,53 @@
+import JSONCore
+
+extension Document {
+    /// Reads a Firestore REST `Document` (`{"name", "fields", "createTime", "updateTime"}`).
+    ///
+    /// `name` may be a full resource name or a path relative to `database`. The database the
+    /// name belongs to is returned beside the document so a caller can re-root it.
+    public static func decodeREST(
+        _ node: JSONNode,
+        relativeTo database: DatabaseID
+    ) throws(ValueDecodingError) -> (database: DatabaseID, document: Document) {
+        guard case .object(let object) = node.kind else {
+            throw ValueDecodingError(offset: node.offset, message: "expected a Firestore document object {\"name\", \"fields\", …}, found \(node.kindDescription)")
+        }
+        try Value.rejectUnknownKeys(object, allowed: ["name", "fields", "createTime", "updateTime"], in: "a document", offset: node.offset)
+        guard let nameNode = object["name"] else {
+            throw ValueDecodingError(offset: node.offset, message: "a document needs a \"name\"")
+        }
+        guard let name = nameNode.stringValue else {
+            throw ValueDecodingError(offset: nameNode.offset, message: "document name must be a string, found \(nameNode.kindDescription)")
+        }
+        let resource: ResourceName
+        do throws(PathError) {
+            resource = ResourceName.looksQualified(name)
+                ? try ResourceName(parsing: name)
+                : ResourceName(database: database, path: try ResourcePath(parsing: name))
+        } catch {
+            throw ValueDecodingError(offset: nameNode.offset, message: "document name: \(error.message)")
+        }
+        guard resource.path.isDocument else {
+            throw ValueDecodingError(offset: nameNode.offset, message: "document name \"\(name)\" names a collection, not a document (it needs an even number of path segments)")
+        }
+        let fields = try object["fields"].map { n throws(ValueDecodingError) in try MapValue(protoJSONFields: n, relativeTo: resource.database) } ?? MapValue()
+        let createTime = try object["createTime"].map { n throws(ValueDecodingError) in try Timestamp(protoJSON: n, field: "createTime") }
+        let updateTime = try object["updateTime"].map { n throws(ValueDecodingError) in try Timestamp(protoJSON: n, field: "updateTime") }
+        return (resource.database, Document(path: resource.path, fields: fields, createTime: createTime, updateTime: updateTime))
+    }
+
+    /// Writes the bundle `document` element body: `{"name","fields","createTime","updateTime"}`
+    /// (bundle-format.md §10). Both times must be set.
+    public func encodeBundleJSON(into writer: inout JSONWriter, database: DatabaseID) {
+        precondition(createTime != nil && updateTime != nil, "document times are resolved before encoding")
+        writer.raw("{\"name\":")
+        writer.string(ResourceName(database: database, path: path).description)
+        writer.raw(",\"fields\":")
+        fields.encodeFields(into: &writer)
+        writer.raw(",\"createTime\":")
+        writer.string(createTime!.rfc3339)
+        writer.raw(",\"updateTime\":")
+        writer.string(updateTime!.rfc3339)
+        writer.byte(UInt8(ascii: "}"))
+    }
+}

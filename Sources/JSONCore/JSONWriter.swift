@@ -1,0 +1,125 @@
+/// Writes compact, ASCII-only JSON into a byte buffer with exact control over every byte.
+///
+/// Bundles need output that `JSONEncoder` cannot promise: non-ASCII escaped as `\uXXXX` (with
+/// surrogate pairs), doubles that always carry a `.` or an exponent, `-0.0`, and keys in the
+/// order the caller writes them. The writer does not check structure; callers write well-formed
+/// JSON by construction, and the tests parse what they write.
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8]
+
+    public init(reservingCapacity capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    public var count: Int { bytes.count }
+
+    /// Appends raw ASCII punctuation or a pre-encoded fragment, e.g. `{`, `,"name":`.
+    public mutating func raw(_ fragment: StaticString) {
+        fragment.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends bytes that are already valid JSON (for example a fragment written earlier).
+    public mutating func raw<S: Sequence>(bytes fragment: S) where S.Element == UInt8 {
+        bytes.append(contentsOf: fragment)
+    }
+
+    public mutating func byte(_ byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    /// Appends `"key":`.
+    public mutating func key(_ key: String) {
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Appends a JSON string literal, escaping `"`, `\`, control characters and every
+    /// non-ASCII scalar as `\uXXXX` (surrogate pairs above U+FFFF).
+    public mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        let isPlain = value.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        }
+        if isPlain {
+            bytes.append(contentsOf: value.utf8)
+        } else {
+            for scalar in value.unicodeScalars {
+                appendEscaped(scalar)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ scalar: Unicode.Scalar) {
+        switch scalar.value {
+        case 0x22: raw("\\\"")
+        case 0x5C: raw("\\\\")
+        case 0x08: raw("\\b")
+        case 0x0C: raw("\\f")
+        case 0x0A: raw("\\n")
+        case 0x0D: raw("\\r")
+        case 0x09: raw("\\t")
+        case 0x20..<0x80:
+            bytes.append(UInt8(scalar.value))
+        case 0..<0x20, 0x80...0xFFFF:
+            appendUnicodeEscape(UInt16(scalar.value))
+        default:
+            let offset = scalar.value - 0x10000
+            appendUnicodeEscape(UInt16(0xD800 + (offset >> 10)))
+            appendUnicodeEscape(UInt16(0xDC00 + (offset & 0x3FF)))
+        }
+    }
+
+    private mutating func appendUnicodeEscape(_ unit: UInt16) {
+        let digits: StaticString = "0123456789abcdef"
+        raw("\\u")
+        digits.withUTF8Buffer { hex in
+            bytes.append(hex[Int(unit >> 12 & 0xF)])
+            bytes.append(hex[Int(unit >> 8 & 0xF)])
+            bytes.append(hex[Int(unit >> 4 & 0xF)])
+            bytes.append(hex[Int(unit & 0xF)])
+        }
+    }
+
+    /// Appends a JSON integer literal.
+    public mutating func integer<I: FixedWidthInteger>(_ value: I) {
+        if value == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        var magnitude = value.magnitude
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var digits: [UInt8] = []
+        digits.reserveCapacity(20)
+        while magnitude > 0 {
+            digits.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
+            magnitude /= 10
+        }
+        bytes.append(contentsOf: digits.reversed())
+    }
+
+    /// Appends a finite double as the shortest literal that round-trips, always containing a
+    /// `.` or an exponent (`1.0`, `-0.0`, `1e-05`) so readers never take it for an integer.
+    /// Non-finite values are written as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`, as
+    /// proto3 JSON requires.
+    public mutating func double(_ value: Double) {
+        if value.isNaN {
+            raw("\"NaN\"")
+        } else if value.isInfinite {
+            if value < 0 { raw("\"-Infinity\"") } else { raw("\"Infinity\"") }
+        } else {
+            // Swift's description is the shortest round-trip form and always has "." or "e"
+            // for finite doubles ("1.0", "1e-05", "5e-324", "1.7976931348623157e+308").
+            bytes.append(contentsOf: value.description.utf8)
+        }
+    }
+
+    public mutating func bool(_ value: Bool) {
+        if value { raw("true") } else { raw("false") }
+    }
+
+    public mutating func null() {
+        raw("null")
+    }
+}

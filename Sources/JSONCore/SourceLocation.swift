@@ -1,0 +1,54 @@
+/// A position in an input file, as users see it: 1-based line and column.
+///
+/// Columns count Unicode scalars, so a position under a non-ASCII character is where an
+/// editor puts the cursor.
+public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(file):\(line):\(column)" }
+}
+
+/// Maps byte offsets of a buffer to ``SourceLocation``s.
+///
+/// `firstLine` lets a caller parse one line of an NDJSON file on its own and still report the
+/// line number of the whole file.
+public struct SourceMap: Sendable {
+    public let file: String
+    public let firstLine: Int
+    private let bytes: [UInt8]
+
+    public init(file: String, bytes: [UInt8], firstLine: Int = 1) {
+        self.file = file
+        self.bytes = bytes
+        self.firstLine = firstLine
+    }
+
+    public init<C: Collection>(file: String, bytes: C, firstLine: Int = 1) where C.Element == UInt8 {
+        self.init(file: file, bytes: Array(bytes), firstLine: firstLine)
+    }
+
+    /// The location of byte `offset` (clamped to the buffer).
+    public func location(ofOffset offset: Int) -> SourceLocation {
+        let end = min(max(offset, 0), bytes.count)
+        var line = firstLine
+        var column = 1
+        for index in 0..<end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return SourceLocation(file: file, line: line, column: column)
+    }
+}
