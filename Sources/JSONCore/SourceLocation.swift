@@ -37,10 +37,18 @@ public struct SourceMap: Sendable {
 
     /// The location of byte `offset` (clamped to the buffer).
     public func location(ofOffset offset: Int) -> SourceLocation {
+        location(ofOffset: offset, after: (offset: 0, location: SourceLocation(file: file, line: firstLine, column: 1)))
+    }
+
+    /// The location of byte `offset`, counting forward from `anchor`: an earlier lookup's
+    /// offset and result (ignored when it lies after `offset`). Walking a large buffer front
+    /// to back this way costs O(buffer) in total instead of O(offset) per lookup.
+    public func location(ofOffset offset: Int, after anchor: (offset: Int, location: SourceLocation)) -> SourceLocation {
         let end = min(max(offset, 0), bytes.count)
-        var line = firstLine
-        var column = 1
-        for index in 0..<end {
+        let resumes = anchor.offset >= 0 && anchor.offset <= end
+        var line = resumes ? anchor.location.line : firstLine
+        var column = resumes ? anchor.location.column : 1
+        for index in (resumes ? anchor.offset : 0)..<end {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\n") {
                 line += 1

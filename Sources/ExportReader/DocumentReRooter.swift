@@ -1,0 +1,19 @@
+import FirestoreModel
+
+/// Moves documents read from an export into the target database.
+///
+/// A document's name loses its source project and database (a `Document` path is relative).
+/// References into the document's source database follow it to the target; references into
+/// any other database are kept as they are, so a later validation stage can judge them.
+struct DocumentReRooter: Sendable {
+    let target: DatabaseID
+
+    func reRoot(_ document: Document, from source: DatabaseID) -> Document {
+        guard source != target else { return document }
+        var moved = document
+        moved.fields = document.fields.mappingReferences { name in
+            name.database == source ? ResourceName(database: target, path: name.path) : name
+        }
+        return moved
+    }
+}

@@ -1,0 +1,67 @@
+/// A Firestore export format, named as `format:` in `pipeline.yml`.
+///
+/// Every family the detector recognises has a case, so a file in a format that cannot be read
+/// yet gets an error naming it instead of a confusing syntax error. ``isSupported`` says which
+/// ones ``ExportReader`` reads today.
+public enum ExportFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// One JSON value: a REST `Document`, an array of them, a `documents.list` page, a `runQuery`
+    /// response array or a `batchGet` response array.
+    case rest
+    /// One REST record per line: a `Document`, a `runQuery` or `batchGet` element, or a list page.
+    case restNDJSON = "rest-ndjson"
+    /// jloosli/node-firestore-import-export: nested `__collections__`, `__datatype__` tags.
+    case nodeFirestoreImportExport = "node-firestore-import-export"
+    /// dalenguyen/firestore-export-import: `subCollection`, untagged `_seconds` objects.
+    case firestoreExportImport = "firestore-export-import"
+    /// benyap/firestore-backfire NDJSON: `{"path", "data", "timestamps"?, …}` per line.
+    case firestoreBackfire = "firestore-backfire"
+    /// Firestore → BigQuery extension `*_raw_changelog` rows as NDJSON.
+    case bigQueryChangelog = "bigquery-changelog"
+    /// Firefoo JSON (`__time__`, `__ref__`, …); its layout is unverified.
+    case firefoo
+    /// `gcloud firestore export` or emulator export: LevelDB files, not JSON.
+    case gcloudExport = "gcloud-export"
+
+    /// Whether ``ExportReader`` can read this format yet.
+    public var isSupported: Bool {
+        switch self {
+        case .rest, .restNDJSON: return true
+        default: return false
+        }
+    }
+
+    /// The name users know the format by, for messages.
+    public var displayName: String {
+        switch self {
+        case .rest: return "Firestore REST JSON"
+        case .restNDJSON: return "Firestore REST NDJSON"
+        case .nodeFirestoreImportExport: return "a node-firestore-import-export (jloosli) export"
+        case .firestoreExportImport: return "a firestore-export-import (dalenguyen) backup"
+        case .firestoreBackfire: return "a firestore-backfire NDJSON export"
+        case .bigQueryChangelog: return "a Firestore→BigQuery extension raw changelog (NDJSON)"
+        case .firefoo: return "a Firefoo export"
+        case .gcloudExport: return "a gcloud firestore export / emulator export (LevelDB)"
+        }
+    }
+
+    /// What a user can do today with a file in an unsupported format.
+    var workaround: String {
+        let restAdvice = "Meanwhile, convert it to Firestore REST NDJSON (one REST Document per line, "
+            + "e.g. `runQuery` over the REST API piped through `jq -c '.[] | .document // empty'`), "
+            + "or set `format:` if the detection is wrong."
+        switch self {
+        case .rest, .restNDJSON:
+            return ""
+        case .nodeFirestoreImportExport, .firestoreExportImport, .firestoreBackfire, .bigQueryChangelog:
+            return "Support for it is planned. " + restAdvice
+        case .firefoo:
+            return "Its JSON shape is unverified, so it will be supported only once a real Firefoo export is available. " + restAdvice
+        case .gcloudExport:
+            return "Reading LevelDB exports is out of scope for now: import the export into a project or the emulator "
+                + "and read the documents back over the REST API as NDJSON."
+        }
+    }
+
+    /// The `format:` name.
+    public var description: String { rawValue }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One non-blank line of a file: its bytes without the `\n` or `\r\n`, and its 1-based number.
+/// The bytes belong to the ``LineReader`` and stay valid until its next call.
+struct Line {
+    var bytes: UnsafeBufferPointer<UInt8>
+    var number: Int
+}
+
+/// Splits a file into lines while reading it in chunks, so memory stays at one chunk plus the
+/// longest line however large the file is.
+///
+/// A line cut by a chunk boundary is moved to the front of the buffer and completed by the next
+/// read; a line longer than the buffer doubles it. Blank lines (only spaces, tabs, `\r`) are
+/// skipped but still counted.
+final class LineReader {
+    private let file: InputFile
+    private var buffer: UnsafeMutableBufferPointer<UInt8>
+    /// Unconsumed bytes are `start..<end`; `scanned..<end` has not been searched for `\n` yet.
+    private var start = 0
+    private var end = 0
+    private var scanned = 0
+    private var atEndOfFile = false
+    private var nextLineNumber = 1
+
+    init(file: InputFile, chunkSize: Int) {
+        precondition(chunkSize > 0, "the chunk size must be positive")
+        self.file = file
+        buffer = .allocate(capacity: chunkSize)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// The next non-blank line, or nil at the end of the file.
+    func next() throws(ExportError) -> Line? {
+        while true {
+            if let newline = findNewline() {
+                let line = takeLine(upTo: newline, consuming: 1)
+                if let line { return line }
+                continue
+            }
+            if atEndOfFile {
+                guard start < end else { return nil }
+                if let line = takeLine(upTo: end, consuming: 0) { return line }
+                continue
+            }
+            try fill()
+        }
+    }
+
+    private func findNewline() -> Int? {
+        guard scanned < end, let base = buffer.baseAddress else { return nil }
+        guard let found = memchr(base + scanned, Int32(UInt8(ascii: "\n")), end - scanned) else {
+            scanned = end
+            return nil
+        }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Consumes `start..<lineEnd` plus `terminator` bytes; returns the line unless it is blank.
+    private func takeLine(upTo lineEnd: Int, consuming terminator: Int) -> Line? {
+        let number = nextLineNumber
+        nextLineNumber += 1
+        var last = lineEnd
+        if last > start, buffer[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+        let bytes = UnsafeBufferPointer(rebasing: buffer[start..<last])
+        start = lineEnd + terminator
+        scanned = start
+        let isBlank = bytes.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+        return isBlank ? nil : Line(bytes: bytes, number: number)
+    }
+
+    /// Moves the partial line to the front, grows the buffer when it is full, and reads more.
+    private func fill() throws(ExportError) {
+        if start > 0 {
+            let pending = end - start
+            if pending > 0, let base = buffer.baseAddress {
+                memmove(base, base + start, pending)
+            }
+            end = pending
+            scanned -= start
+            start = 0
+        }
+        if end == buffer.count {
+            let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buffer.count * 2)
+            _ = larger.initialize(from: buffer)
+            buffer.deallocate()
+            buffer = larger
+        }
+        let count = try file.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[end...])))
+        if count == 0 {
+            atEndOfFile = true
+        } else {
+            end += count
+        }
+    }
+}

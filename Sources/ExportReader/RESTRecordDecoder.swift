@@ -1,0 +1,68 @@
+import FirestoreModel
+import JSONCore
+
+/// Turns one REST export record into the documents it holds, re-rooted to the target database.
+///
+/// Byte offsets become locations through `locate`, which the caller provides for the buffer
+/// the record was parsed from; it is only called for errors.
+struct RESTRecordDecoder: Sendable {
+    let reRooter: DocumentReRooter
+
+    init(target: DatabaseID) {
+        reRooter = DocumentReRooter(target: target)
+    }
+
+    /// Calls `body` with each document of `record`, the database its name named, and the
+    /// offset of its JSON object. Progress-only `runQuery` elements and `missing` `batchGet`
+    /// elements hold no document.
+    func decode(
+        _ record: JSONNode,
+        locate: (Int) -> SourceLocation,
+        _ body: (Document, DatabaseID, Int) -> Void
+    ) throws(ExportError) {
+        guard let object = record.objectValue else {
+            throw .notADocument(locate(record.offset), found: record.kindDescription)
+        }
+        guard let kind = RESTRecordKind(object) else {
+            throw .notADocument(locate(record.offset), found: Self.describeKeys(of: object))
+        }
+        if let unknown = object.members.first(where: { !kind.allowedKeys.contains($0.key) }) {
+            let expected = kind.allowedKeys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            throw .invalidDocument(locate(unknown.keyOffset), message: "unknown key \"\(unknown.key)\" in \(kind.displayName); expected \(expected)")
+        }
+        switch kind {
+        case .document:
+            try decodeDocument(record, locate: locate, body)
+        case .runQueryResult:
+            try decodeDocument(object["document"]!, locate: locate, body)
+        case .batchGetFound:
+            try decodeDocument(object["found"]!, locate: locate, body)
+        case .listPage:
+            for document in object["documents"]!.arrayValue! {
+                try decodeDocument(document, locate: locate, body)
+            }
+        case .runQueryProgress, .batchGetMissing:
+            break
+        }
+    }
+
+    private func decodeDocument(
+        _ node: JSONNode,
+        locate: (Int) -> SourceLocation,
+        _ body: (Document, DatabaseID, Int) -> Void
+    ) throws(ExportError) {
+        do {
+            let (source, document) = try Document.decodeREST(node, relativeTo: reRooter.target)
+            body(reRooter.reRoot(document, from: source), source, node.offset)
+        } catch {
+            throw .invalidDocument(locate(error.offset), message: error.message)
+        }
+    }
+
+    /// "an object with keys "a", "b"" (at most five keys), for messages.
+    static func describeKeys(of object: JSONObject) -> String {
+        if object.isEmpty { return "an empty object" }
+        let shown = object.keys.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
+        return "an object with keys \(shown)\(object.count > 5 ? ", …" : "")"
+    }
+}

@@ -1,0 +1,57 @@
+import ExportReader
+import FirestoreModel
+import JSONCore
+import Testing
+
+@Suite("REST NDJSON")
+struct NDJSONTests {
+    static let readTime = "\"readTime\":\"2024-05-02T00:00:00.000001Z\""
+    static let lines = Fixtures.canonicalLines
+
+    /// NDJSON files of each record kind, all holding the four canonical documents.
+    static let recordKinds: [(name: String, text: String)] = [
+        ("documents", lines.joined(separator: "\n") + "\n"),
+        ("runQuery elements", lines.map { "{\"document\":\($0),\(readTime)}" }.joined(separator: "\n")
+            + "\n{\(readTime),\"done\":true}\n"),
+        ("batchGet elements", "{\"missing\":\"projects/demo/databases/(default)/documents/users/nobody\",\(readTime)}\n"
+            + lines.map { "{\"found\":\($0),\(readTime)}" }.joined(separator: "\n")),
+        ("documents.list pages", "{\"documents\":[\(lines[0]),\(lines[1])],\"nextPageToken\":\"p2\"}\n"
+            + "{\"documents\":[\(lines[2]),\(lines[3])]}\n"),
+        ("mixed, CRLF and blank lines", "\r\n\(lines[0])\r\n\r\n  \n{\"document\":\(lines[1])}\r\n{\"found\":\(lines[2])}\r\n"
+            + "{\"documents\":[\(lines[3])]}"),
+    ]
+
+    @Test(arguments: recordKinds.indices, [7, 1, 64, ExportReader.defaultChunkSize])
+    func everyRecordKindYieldsTheCanonicalDataset(kind: Int, chunkSize: Int) throws {
+        let path = Fixtures.temporaryFile("export.ndjson", Self.recordKinds[kind].text)
+        let reader = ExportReader(target: Fixtures.demo, chunkSize: chunkSize)
+        #expect(try reader.detectFormat(of: path) == .restNDJSON)
+        expectCanonical(try reader.readAll(path), count: 4)
+        expectCanonical(try reader.readAll(path, format: .restNDJSON), count: 4)
+    }
+
+    @Test func locationsCountBlankLinesAndPointAtTheDocumentObject() throws {
+        let path = Fixtures.temporaryFile("export.ndjson", Self.recordKinds[4].text)
+        let documents = try ExportReader(target: Fixtures.demo, chunkSize: 7).readAll(path)
+        #expect(documents.map(\.location) == [
+            SourceLocation(file: path, line: 2, column: 1),
+            SourceLocation(file: path, line: 5, column: 13),
+            SourceLocation(file: path, line: 6, column: 10),
+            SourceLocation(file: path, line: 7, column: 15),
+        ])
+    }
+
+    @Test func linesLongerThanTheChunkAndNoFinalNewline() throws {
+        let long = "{\"name\":\"c/long\",\"fields\":{\"s\":{\"stringValue\":\"\(String(repeating: "é", count: 5000))\"}}}"
+        let path = Fixtures.temporaryFile("long.ndjson", long + "\n" + long.replacingOccurrences(of: "c/long", with: "c/last"))
+        let documents = try ExportReader(target: Fixtures.demo, chunkSize: 7).readAll(path)
+        #expect(documents.map(\.document.id) == ["long", "last"])
+        #expect(documents.last?.document.fields["s"] == .string(String(repeating: "é", count: 5000)))
+    }
+
+    @Test func pullingStopsWhereTheCallerWants() throws {
+        var source = try ExportReader(target: Fixtures.demo).open(Fixtures.path("canonical/rest-documents.ndjson"))
+        #expect(try source.next()?.document.id == "LA")
+        #expect(try source.next()?.document.id == "SF")
+    }
+}
