@@ -13,8 +13,12 @@ struct BundleScanner {
     private var queryNames: Set<[UInt8]> = []
     private var documentNames: Set<ResourceName> = []
     private var queryReferences: [(names: [String], element: Int, offset: Int)] = []
-    /// The last `exists:true` documentMetadata, until its document arrives.
-    private var pending: (metadata: BundledDocumentMetadata, element: Int, offset: Int)?
+    /// The last documentMetadata that announced a document (`exists` true or unreadable), until
+    /// its document arrives. `metadata` is nil when the element had errors (already logged).
+    private var pending: (name: ResourceName, metadata: BundledDocumentMetadata?, element: Int, offset: Int)?
+    /// Set when an element boundary could not be found; whole-bundle checks are then skipped,
+    /// since they would only repeat the framing error.
+    private var framingFailed = false
     private var sawDocumentMetadata = false
     /// Bytes of every element after the metadata (prefix plus JSON), as clients count them.
     private var bodyBytes: UInt64 = 0
@@ -30,7 +34,10 @@ struct BundleScanner {
         while position < bytes.count {
             log.elementIndex = elementCount
             log.base = 0
-            guard let next = frame(at: position) else { break }
+            guard let next = frame(at: position) else {
+                framingFailed = true
+                break
+            }
             position = next
             elementCount += 1
         }
@@ -136,26 +143,28 @@ struct BundleScanner {
             if sawDocumentMetadata {
                 log.error(.namedQueryAfterDocuments, at: 0, "a namedQuery after the first documentMetadata: Python deserialize_bundle accepts named queries only before documents")
             }
-            guard let query = ElementDecoder.namedQuery(body, json: json, log: &log) else { return }
-            guard queryNames.insert(Array(query.name.utf8)).inserted else {
-                return log.error(.duplicateNamedQuery, at: 0, "a second named query \"\(query.name)\": the clients keep one of them, so namedQuery(\"\(query.name)\") is ambiguous")
+            let (name, query) = ElementDecoder.namedQuery(body, json: json, log: &log)
+            guard let name else { return }
+            guard queryNames.insert(Array(name.utf8)).inserted else {
+                return log.error(.duplicateNamedQuery, at: 0, "a second named query \"\(name)\": the clients keep one of them, so namedQuery(\"\(name)\") is ambiguous")
             }
-            namedQueries.append(query)
+            if let query { namedQueries.append(query) }
         case "documentMetadata":
             flushPending()
             sawDocumentMetadata = true
-            guard let metadata = ElementDecoder.documentMetadata(body, log: &log) else { return }
-            if !metadata.queries.isEmpty {
-                queryReferences.append((metadata.queries, elementCount, log.base))
+            let fields = ElementDecoder.documentMetadata(body, log: &log)
+            guard let name = fields.name else { return }
+            if let queries = fields.metadata?.queries, !queries.isEmpty {
+                queryReferences.append((queries, elementCount, log.base))
             }
-            guard documentNames.insert(metadata.name).inserted else {
-                return log.error(.duplicateDocument, at: 0, "document \(metadata.name) appears twice: Android and iOS count distinct documents against totalDocuments and Python keeps only the last")
+            guard documentNames.insert(name).inserted else {
+                return log.error(.duplicateDocument, at: 0, "document \(name) appears twice: Android and iOS count distinct documents against totalDocuments and Python keeps only the last")
             }
-            if metadata.exists {
-                pending = (metadata, elementCount, log.base)
+            if fields.exists == false {
+                log.error(.missingDocument, at: 0, "documentMetadata with exists:false (a missing document) for \(name): JS, Android and iOS load it, but Python deserialize_bundle fails (\"Unexpected end\" / \"Expected one of ['document']\")")
+                if let metadata = fields.metadata { documents.append(BundledDocument(metadata: metadata, document: nil)) }
             } else {
-                log.error(.missingDocument, at: 0, "documentMetadata with exists:false (a missing document) for \(metadata.name): JS, Android and iOS load it, but Python deserialize_bundle fails (\"Unexpected end\" / \"Expected one of ['document']\")")
-                documents.append(BundledDocument(metadata: metadata, document: nil))
+                pending = (name, fields.metadata, elementCount, log.base)
             }
         default:
             addDocument(body)
@@ -166,37 +175,39 @@ struct BundleScanner {
         let announced = pending
         pending = nil
         guard let (name, document) = ElementDecoder.document(body, log: &log) else { return }
-        guard let announced, announced.metadata.name == name else {
-            let why = announced.map { "follows the documentMetadata of \($0.metadata.name): JS silently attaches it to that metadata" }
+        guard let announced, announced.name == name else {
+            let why = announced.map { "follows the documentMetadata of \($0.name): JS silently attaches it to that metadata" }
                 ?? "does not directly follow an exists:true documentMetadata for it: JS fails with a TypeError"
             return log.error(.documentWithoutMetadata, at: 0, "document \(name) \(why), Android and iOS fail (\"The document being added does not match the stored metadata\") and Python expects a documentMetadata")
         }
-        let readTime = announced.metadata.readTime
+        guard let metadata = announced.metadata else { return }
         if let createTime = document.createTime, createTime > document.updateTime! {
             log.error(.timesOutOfOrder, at: 0, "document \(name) has createTime \(createTime) after updateTime \(document.updateTime!): §7/§10 require createTime ≤ updateTime")
         }
-        if document.updateTime! > readTime {
-            log.error(.timesOutOfOrder, at: 0, "document \(name) has updateTime \(document.updateTime!) after its readTime \(readTime): clients would cache a version newer than the read time they resume from (§7 requires updateTime ≤ readTime)")
+        if document.updateTime! > metadata.readTime {
+            log.error(.timesOutOfOrder, at: 0, "document \(name) has updateTime \(document.updateTime!) after its readTime \(metadata.readTime): clients would cache a version newer than the read time they resume from (§7 requires updateTime ≤ readTime)")
         }
-        documents.append(BundledDocument(metadata: announced.metadata, document: document))
+        documents.append(BundledDocument(metadata: metadata, document: document))
     }
 
     /// Reports an exists:true documentMetadata that was not followed by its document.
     private mutating func flushPending() {
         guard let announced = pending else { return }
         pending = nil
+        guard let metadata = announced.metadata else { return }
         let (element, base) = (log.elementIndex, log.base)
         log.elementIndex = announced.element
         log.base = announced.offset
-        log.error(.metadataWithoutDocument, at: 0, "documentMetadata \(announced.metadata.name) says exists:true but no document follows: JS fails with a TypeError, Android and iOS fail (\"Bundled documents end with a document metadata element instead of a document\" or \"does not match the stored metadata\") and Python expects a document")
+        log.error(.metadataWithoutDocument, at: 0, "documentMetadata \(announced.name) says exists:true but no document follows: JS fails with a TypeError, Android and iOS fail (\"Bundled documents end with a document metadata element instead of a document\" or \"does not match the stored metadata\") and Python expects a document")
         log.elementIndex = element
         log.base = base
-        documents.append(BundledDocument(metadata: announced.metadata, document: nil))
+        documents.append(BundledDocument(metadata: metadata, document: nil))
     }
 
     // MARK: - Whole-bundle checks
 
     private mutating func finish() {
+        guard !framingFailed else { return }
         flushPending()
         log.elementIndex = 0
         log.base = 0

@@ -50,39 +50,49 @@ enum ElementDecoder {
         return value
     }
 
-    static func namedQuery(_ node: JSONNode, json: UnsafeBufferPointer<UInt8>, log: inout ProblemLog) -> NamedQuery? {
-        guard let object = requireObject(node, element: "namedQuery", log: &log) else { return nil }
+    /// The query's name when readable (so later references to it do not cascade into more
+    /// errors), and the query when the whole element is valid.
+    static func namedQuery(_ node: JSONNode, json: UnsafeBufferPointer<UInt8>, log: inout ProblemLog) -> (name: String?, query: NamedQuery?) {
+        guard let object = requireObject(node, element: "namedQuery", log: &log) else { return (nil, nil) }
         log.checkKeys(object, allowed: ["name", "bundledQuery", "readTime"], in: "namedQuery")
         let name = requiredString(object["name"], field: "namedQuery.name", in: node, log: &log)
         let readTime = StrictTimestamp.readPositive(object["readTime"], field: "namedQuery.readTime", requiredBy: "JS, Android and iOS", in: node, log: &log)
         guard let queryNode = object["bundledQuery"] else {
             log.error(.missingField, at: node.offset, "namedQuery.bundledQuery is missing: JS, Android and iOS require it")
-            return nil
+            return (name, nil)
         }
         let errorsBefore = log.errors.count
         BundledQueryCheck.check(queryNode, log: &log)
         guard let name, let readTime, log.errors.count == errorsBefore,
               let end = JSONSpan.scan(json, from: queryNode.offset).end
-        else { return nil }
+        else { return (name, nil) }
         let bytes = Array(json[queryNode.offset..<end])
-        return NamedQuery(name: name, bundledQuery: RawJSON(bytes: bytes, node: try? JSONParser.parse(bytes)), readTime: readTime)
+        return (name, NamedQuery(name: name, bundledQuery: RawJSON(bytes: bytes, node: try? JSONParser.parse(bytes)), readTime: readTime))
     }
 
-    /// The metadata; a missing `exists` is logged and read as false, as the clients do.
-    static func documentMetadata(_ node: JSONNode, log: inout ProblemLog) -> BundledDocumentMetadata? {
-        guard let object = requireObject(node, element: "documentMetadata", log: &log) else { return nil }
+    /// What a `documentMetadata` element says, as far as it is readable.
+    struct DocumentMetadataFields {
+        /// The name, when readable; it is what pairs the metadata with its document.
+        var name: ResourceName?
+        /// `exists`, or nil when absent or not a boolean (already logged).
+        var exists: Bool?
+        /// The whole metadata, when every field is valid.
+        var metadata: BundledDocumentMetadata?
+    }
+
+    static func documentMetadata(_ node: JSONNode, log: inout ProblemLog) -> DocumentMetadataFields {
+        guard let object = requireObject(node, element: "documentMetadata", log: &log) else { return DocumentMetadataFields() }
         log.checkKeys(object, allowed: ["name", "readTime", "exists", "queries"], in: "documentMetadata")
-        let name = documentName(object["name"], field: "documentMetadata.name", in: node, log: &log)
+        var fields = DocumentMetadataFields()
+        fields.name = documentName(object["name"], field: "documentMetadata.name", in: node, log: &log)
         let readTime = StrictTimestamp.readPositive(object["readTime"], field: "documentMetadata.readTime", requiredBy: "JS, Android and iOS", in: node, log: &log)
-        var exists = false
         if let existsNode = object["exists"] {
-            if let flag = existsNode.boolValue {
-                exists = flag
-            } else {
+            fields.exists = existsNode.boolValue
+            if fields.exists == nil {
                 log.error(.wrongType, at: existsNode.offset, "documentMetadata.exists must be a boolean, found \(existsNode.kindDescription): iOS and Python fail on it")
             }
         } else {
-            log.error(.missingField, at: node.offset, "documentMetadata.exists is missing: JS, Android and iOS read it as false, so the document counts as deleted (JS stores it as deleted and counts it twice; Android and iOS reject a document after it); write exists explicitly")
+            log.error(.missingField, at: node.offset, "documentMetadata.exists is missing: JS, Android and iOS read it as false, so the document counts as missing (JS then stores a following document as deleted and counts it twice; Android and iOS reject a following document); write exists explicitly")
         }
         var queries: [String] = []
         if let queriesNode = object["queries"] {
@@ -92,8 +102,10 @@ enum ElementDecoder {
                 log.error(.wrongType, at: queriesNode.offset, "documentMetadata.queries must be an array of strings: Android, iOS and Python fail on anything else")
             }
         }
-        guard let name, let readTime else { return nil }
-        return BundledDocumentMetadata(name: name, readTime: readTime, exists: exists, queries: queries)
+        if let name = fields.name, let readTime, let exists = fields.exists {
+            fields.metadata = BundledDocumentMetadata(name: name, readTime: readTime, exists: exists, queries: queries)
+        }
+        return fields
     }
 
     /// The document and its full name.
