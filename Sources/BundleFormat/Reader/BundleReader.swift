@@ -36,18 +36,18 @@ public enum BundleReader {
     }
 
     private static func readRaw(_ bytes: [UInt8], database: DatabaseID?, wasGzipped: Bool) throws(BundleReadError) -> BundleContents {
-        let scanner = bytes.withUnsafeBufferPointer { buffer in
+        // Take the results out inside the closure: the scanner points into `bytes`.
+        let (log, metadata, namedQueries, documents) = bytes.withUnsafeBufferPointer { buffer in
             var scanner = BundleScanner(bytes: buffer, database: database)
             scanner.run()
-            return scanner
+            return (scanner.log, scanner.metadata, scanner.namedQueries, scanner.documents)
         }
-        let log = scanner.log
-        guard log.errors.isEmpty, let metadata = scanner.metadata else {
+        guard log.errors.isEmpty, let metadata else {
             throw BundleReadError(problems: log.errors, warnings: log.warnings)
         }
         return BundleContents(
-            metadata: metadata, database: log.database, namedQueries: scanner.namedQueries,
-            documents: scanner.documents, warnings: log.warnings, wasGzipped: wasGzipped
+            metadata: metadata, database: log.database, namedQueries: namedQueries,
+            documents: documents, warnings: log.warnings, wasGzipped: wasGzipped
         )
     }
 }
