@@ -1,0 +1,144 @@
+import FirestoreModel
+import JSONCore
+
+/// Builds a data bundle exactly as bundle-format.md §10 prescribes, from a snapshot at time T.
+///
+/// Every time the bundle carries is T: `metadata.createTime`, each `namedQuery.readTime` and
+/// each `documentMetadata.readTime`. Elements come out as metadata, then every named query in
+/// the order added, then `documentMetadata` + `document` per document in the order added.
+/// Inputs are validated as they are added, so ``encode(documentsPerRun:)`` cannot fail, and the
+/// same inputs always give byte-identical output.
+///
+/// ```swift
+/// var writer = try BundleWriter(id: "cities", snapshotTime: t, database: db)
+/// try writer.addNamedQuery(name: "big", bundledQuery: queryJSON)
+/// try writer.addDocument(sf, queries: ["big"])
+/// let bundle = writer.encode()
+/// try bundle.forEachRun { try file.write($0); try gzip.append($0) }
+/// ```
+public struct BundleWriter: Sendable {
+    /// The bundle id written into the metadata.
+    public let id: String
+    /// The snapshot time T.
+    public let snapshotTime: Timestamp
+    /// The database every name in the bundle belongs to.
+    public let database: DatabaseID
+
+    private struct Query: Sendable {
+        var name: String
+        var bundledQuery: [UInt8]
+    }
+
+    private struct Entry: Sendable {
+        var document: Document
+        var queries: [String]
+    }
+
+    private var queries: [Query] = []
+    private var queryNames: Set<[UInt8]> = []
+    private var entries: [Entry] = []
+    private var paths: Set<ResourcePath> = []
+
+    /// Starts a bundle.
+    /// - Parameters:
+    ///   - id: non-empty, without `/` (clients build the path `__bundle__/docs/<id>` from it).
+    ///   - snapshotTime: T, after the epoch.
+    ///   - database: the project and database the clients loading the bundle use.
+    public init(id: String, snapshotTime: Timestamp, database: DatabaseID) throws(BundleWriterError) {
+        if let reason = BundleID.problem(with: id) {
+            throw .invalidBundleID(id, reason: reason)
+        }
+        guard snapshotTime.isPositive else { throw .snapshotTimeNotPositive(snapshotTime) }
+        self.id = id
+        self.snapshotTime = snapshotTime
+        self.database = database
+    }
+
+    /// The number of documents added so far.
+    public var documentCount: Int { entries.count }
+
+    /// Adds a named query.
+    /// - Parameters:
+    ///   - name: unique within the bundle.
+    ///   - bundledQuery: the compact, ASCII-only JSON of `{"parent","structuredQuery","limitType"}`
+    ///     (QueryEngine produces it). It is checked against what every client accepts (§5) and
+    ///     copied into the bundle unchanged.
+    public mutating func addNamedQuery(name: String, bundledQuery: [UInt8]) throws(BundleWriterError) {
+        guard !name.isEmpty else { throw .emptyQueryName }
+        guard !queryNames.contains(Array(name.utf8)) else { throw .duplicateNamedQuery(name) }
+        if let reason = BundledQueryCheck.problem(withEncoded: bundledQuery, database: database) {
+            throw .invalidBundledQuery(name: name, reason: reason)
+        }
+        queryNames.insert(Array(name.utf8))
+        queries.append(Query(name: name, bundledQuery: bundledQuery))
+    }
+
+    /// Adds an existing document.
+    /// - Parameters:
+    ///   - document: its times must be set and satisfy `0 < createTime ≤ updateTime ≤ T`.
+    ///   - queries: names of named queries (already added) whose results contain the document;
+    ///     written sorted by UTF-8 bytes.
+    public mutating func addDocument(_ document: Document, queries: [String] = []) throws(BundleWriterError) {
+        let path = document.path
+        guard let createTime = document.createTime else { throw .missingDocumentTime(path, field: "createTime") }
+        guard let updateTime = document.updateTime else { throw .missingDocumentTime(path, field: "updateTime") }
+        guard createTime.isPositive, createTime <= updateTime, updateTime <= snapshotTime else {
+            throw .documentTimesOutOfOrder(path, createTime: createTime, updateTime: updateTime, snapshotTime: snapshotTime)
+        }
+        let sorted = queries.sorted { UTF8Order.compare($0, $1) == .less }
+        for (index, query) in sorted.enumerated() {
+            guard queryNames.contains(Array(query.utf8)) else { throw .unknownQueryName(path, query: query) }
+            if index > 0, UTF8Order.equal(sorted[index - 1], query) { throw .duplicateQueryName(path, query: query) }
+        }
+        if let foreign = document.fields.firstReference(outside: database) {
+            throw .foreignReference(path, reference: foreign)
+        }
+        guard entries.count < Int(UInt32.max) else { throw .tooManyDocuments(entries.count + 1) }
+        guard paths.insert(path).inserted else { throw .duplicateDocument(path) }
+        entries.append(Entry(document: document, queries: sorted))
+    }
+
+    /// Encodes the bundle.
+    ///
+    /// Document elements are encoded in runs of `documentsPerRun` documents on all cores; the runs
+    /// are kept in order, so the output does not depend on the number of threads.
+    public func encode(documentsPerRun: Int = 2048) -> EncodedBundle {
+        precondition(documentsPerRun > 0, "documentsPerRun must be positive")
+        let readTime = snapshotTime.rfc3339
+        var queryRun: [UInt8] = []
+        for query in queries {
+            ElementEncoder.appendFramed(
+                ElementEncoder.namedQuery(name: query.name, bundledQuery: query.bundledQuery, readTime: readTime),
+                to: &queryRun
+            )
+        }
+        let runCount = (entries.count + documentsPerRun - 1) / documentsPerRun
+        let documentRuns = parallelMap(count: runCount, threads: ParallelGzipCompressor.availableCores) { index in
+            encodeDocuments(entries[index * documentsPerRun..<min(entries.count, (index + 1) * documentsPerRun)], readTime: readTime)
+        }
+        var body = queryRun.isEmpty ? [] : [queryRun]
+        body.append(contentsOf: documentRuns)
+        let totalBytes = body.reduce(0) { $0 + $1.count }
+        let metadata = BundleMetadata(
+            id: id, createTime: snapshotTime, version: 1,
+            totalDocuments: UInt32(entries.count), totalBytes: UInt64(totalBytes)
+        )
+        var metadataElement: [UInt8] = []
+        ElementEncoder.appendFramed(ElementEncoder.metadata(metadata), to: &metadataElement)
+        return EncodedBundle(metadata: metadata, metadataElement: metadataElement, body: body)
+    }
+
+    private func encodeDocuments(_ slice: ArraySlice<Entry>, readTime: String) -> [UInt8] {
+        var run: [UInt8] = []
+        run.reserveCapacity(slice.count * 512)
+        for entry in slice {
+            let name = ResourceName(database: database, path: entry.document.path).description
+            ElementEncoder.appendFramed(
+                ElementEncoder.documentMetadata(name: name, readTime: readTime, exists: true, queries: entry.queries),
+                to: &run
+            )
+            ElementEncoder.appendFramed(ElementEncoder.document(entry.document, database: database), to: &run)
+        }
+        return run
+    }
+}

@@ -1,0 +1,123 @@
+import BundleFormat
+import FirestoreModel
+import JSONCore
+import Testing
+
+@Suite struct BundleWriterTests {
+    private func framed(_ json: String) -> String { "\(json.utf8.count)\(json)" }
+
+    /// The exact bytes of §10 for a small bundle.
+    @Test func writesTheEmitterContractExactly() throws {
+        var writer = try BundleWriter(id: "one", snapshotTime: WriterFixtures.snapshot, database: WriterFixtures.database)
+        try writer.addNamedQuery(name: "big-cities", bundledQuery: WriterFixtures.bigCitiesQuery)
+        try writer.addDocument(WriterFixtures.document("cities/LA", [("name", .string("L.A. é"))]), queries: ["big-cities"])
+        let t = "2024-05-01T12:00:00.000000000Z"
+        let body = framed(#"{"namedQuery":{"name":"big-cities","bundledQuery":"# + String(decoding: WriterFixtures.bigCitiesQuery, as: UTF8.self) + #","readTime":"\#(t)"}}"#)
+            + framed(#"{"documentMetadata":{"name":"projects/demo/databases/(default)/documents/cities/LA","readTime":"\#(t)","exists":true,"queries":["big-cities"]}}"#)
+            + framed(#"{"document":{"name":"projects/demo/databases/(default)/documents/cities/LA","fields":{"name":{"stringValue":"L.A. \u00e9"}},"createTime":"2024-01-01T00:00:00.000000000Z","updateTime":"2024-04-01T08:15:30.123456789Z"}}"#)
+        let metadata = framed(#"{"metadata":{"id":"one","createTime":"\#(t)","version":1,"totalDocuments":1,"totalBytes":\#(body.utf8.count)}}"#)
+        let encoded = writer.encode()
+        #expect(String(decoding: encoded.joined(), as: UTF8.self) == metadata + body)
+        #expect(encoded.metadata.totalBytes == UInt64(body.utf8.count))
+        #expect(encoded.byteCount == metadata.utf8.count + body.utf8.count)
+    }
+
+    @Test func outputIsASCIIAndIndependentOfRunSize() throws {
+        let writer = try WriterFixtures.sampleWriter()
+        let reference = writer.encode().joined()
+        #expect(reference.allSatisfy { $0 < 0x80 })
+        for perRun in [1, 2, 1000] {
+            let encoded = writer.encode(documentsPerRun: perRun)
+            #expect(encoded.joined() == reference)
+            #expect(encoded.body.count == (perRun == 1 ? 4 : (perRun == 2 ? 3 : 2)))
+        }
+        #expect(try WriterFixtures.sampleWriter().encode().joined() == reference)
+    }
+
+    @Test func roundTripsThroughTheStrictReader() throws {
+        let encoded = try WriterFixtures.sampleWriter().encode()
+        let contents = try BundleReader.read(encoded.joined(), database: WriterFixtures.database)
+        #expect(contents.warnings.isEmpty)
+        #expect(contents.metadata == encoded.metadata)
+        #expect(contents.metadata.totalDocuments == 3)
+        #expect(contents.namedQueries.map(\.name) == ["big-cities", "last-city"])
+        #expect(contents.namedQueries[0].bundledQuery.bytes == WriterFixtures.bigCitiesQuery)
+        #expect(contents.namedQueries.allSatisfy { $0.readTime == WriterFixtures.snapshot })
+        #expect(contents.documents.map(\.metadata.queries) == [["big-cities", "last-city"], ["big-cities"], []])
+        for (read, written) in zip(contents.documents, [WriterFixtures.sf, WriterFixtures.la, WriterFixtures.bridge]) {
+            #expect(read.metadata.exists && read.metadata.readTime == WriterFixtures.snapshot)
+            let document = try #require(read.document)
+            #expect(document.path == written.path)
+            #expect(Value.map(document.fields) == Value.map(written.fields))
+            #expect(document.createTime == written.createTime && document.updateTime == written.updateTime)
+        }
+    }
+
+    @Test func readsBackAsGzip() throws {
+        let encoded = try WriterFixtures.sampleWriter().encode()
+        let compressor = try GzipCompressor()
+        var gzip: [UInt8] = []
+        encoded.forEachRun { gzip += compressor.append($0) }
+        gzip += compressor.finish()
+        let contents = try BundleReader.read(gzip)
+        #expect(contents.wasGzipped && contents.documents.count == 3)
+    }
+
+    @Test func rejectsInvalidBundleIDsAndTimes() throws {
+        let t = WriterFixtures.snapshot
+        let db = WriterFixtures.database
+        #expect(throws: BundleWriterError.invalidBundleID("", reason: "it is empty")) { try BundleWriter(id: "", snapshotTime: t, database: db) }
+        #expect(throws: BundleWriterError.invalidBundleID("a/b", reason: "it contains '/'")) { try BundleWriter(id: "a/b", snapshotTime: t, database: db) }
+        #expect(throws: BundleWriterError.invalidBundleID("a//b", reason: "it contains \"//\" (the JS SDK throws on it)")) { try BundleWriter(id: "a//b", snapshotTime: t, database: db) }
+        let epoch = try Timestamp(seconds: 0, nanos: 0)
+        #expect(throws: BundleWriterError.snapshotTimeNotPositive(epoch)) { try BundleWriter(id: "x", snapshotTime: epoch, database: db) }
+    }
+
+    @Test func rejectsBadDocuments() throws {
+        var writer = try BundleWriter(id: "x", snapshotTime: WriterFixtures.snapshot, database: WriterFixtures.database)
+        try writer.addNamedQuery(name: "q", bundledQuery: WriterFixtures.lastQuery)
+        let la = WriterFixtures.la
+        let later = try Timestamp(rfc3339: "2024-06-01T00:00:00Z")
+        let epoch = try Timestamp(seconds: 0, nanos: 0)
+        #expect(throws: BundleWriterError.documentTimesOutOfOrder(la.path, createTime: WriterFixtures.created, updateTime: later, snapshotTime: WriterFixtures.snapshot)) {
+            try writer.addDocument(WriterFixtures.document("cities/LA", [], updated: later))
+        }
+        #expect(throws: BundleWriterError.documentTimesOutOfOrder(la.path, createTime: epoch, updateTime: WriterFixtures.updated, snapshotTime: WriterFixtures.snapshot)) {
+            try writer.addDocument(WriterFixtures.document("cities/LA", [], created: epoch))
+        }
+        #expect(throws: BundleWriterError.documentTimesOutOfOrder(la.path, createTime: WriterFixtures.updated, updateTime: WriterFixtures.created, snapshotTime: WriterFixtures.snapshot)) {
+            try writer.addDocument(WriterFixtures.document("cities/LA", [], created: WriterFixtures.updated, updated: WriterFixtures.created))
+        }
+        var untimed = la
+        untimed.updateTime = nil
+        #expect(throws: BundleWriterError.missingDocumentTime(la.path, field: "updateTime")) { try writer.addDocument(untimed) }
+        #expect(throws: BundleWriterError.unknownQueryName(la.path, query: "nope")) { try writer.addDocument(la, queries: ["nope"]) }
+        #expect(throws: BundleWriterError.duplicateQueryName(la.path, query: "q")) { try writer.addDocument(la, queries: ["q", "q"]) }
+        let foreign = ResourceName(database: DatabaseID(project: "other"), path: try ResourcePath(parsing: "a/b"))
+        #expect(throws: BundleWriterError.foreignReference(la.path, reference: foreign)) {
+            try writer.addDocument(WriterFixtures.document("cities/LA", [("m", .map(MapValue([("r", .array([.reference(foreign)]))])))]))
+        }
+        try writer.addDocument(la)
+        #expect(throws: BundleWriterError.duplicateDocument(la.path)) { try writer.addDocument(la) }
+        #expect(writer.documentCount == 1)
+    }
+
+    @Test func rejectsQueriesSomeClientRefuses() throws {
+        var writer = try BundleWriter(id: "x", snapshotTime: WriterFixtures.snapshot, database: WriterFixtures.database)
+        try writer.addNamedQuery(name: "q", bundledQuery: WriterFixtures.lastQuery)
+        #expect(throws: BundleWriterError.duplicateNamedQuery("q")) { try writer.addNamedQuery(name: "q", bundledQuery: WriterFixtures.lastQuery) }
+        #expect(throws: BundleWriterError.emptyQueryName) { try writer.addNamedQuery(name: "", bundledQuery: WriterFixtures.lastQuery) }
+        let refused = [
+            #"{"parent":"projects/demo/databases/(default)/documents","structuredQuery":{"from":[{"collectionId":"c"}],"where":{"compositeFilter":{"op":"OR","filters":[{"unaryFilter":{"op":"IS_NULL","field":{"fieldPath":"a"}}}]}}}}"#,
+            #"{"parent":"projects/demo/databases/(default)/documents","structuredQuery":{"from":[{"collectionId":"c"}],"offset":3}}"#,
+            #"{"parent":"projects/demo/databases/(default)/documents","structuredQuery":{"from":[{"collectionId":"c"}],"limit":{"value":1}}}"#,
+            #"{"parent":"projects/demo/databases/(default)/documents","structuredQuery":{"from":[{"collectionId":"c"}]},"limitType":"LAST"}"#,
+            #"{"parent":"projects/other/databases/(default)/documents","structuredQuery":{"from":[{"collectionId":"c"}]}}"#,
+            #"{"parent":"q","structuredQuery":{"from":[{"collectionId":"c"}]}}"#,
+            #"{"parent":"projects/demo/databases/(default)/documents", "structuredQuery":{"from":[{"collectionId":"c"}]}}"#,
+        ]
+        for json in refused {
+            #expect(throws: BundleWriterError.self, "\(json)") { try writer.addNamedQuery(name: "r", bundledQuery: Array(json.utf8)) }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import BundleFormat
+import Foundation
+import Testing
+
+@Suite struct GzipTests {
+    /// Bundle-like text: repetitive JSON with varying numbers, plus some noise.
+    static func sample(_ count: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 200)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        while bytes.count < count {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            bytes += Array(#"{"document":{"name":"projects/demo/databases/(default)/documents/c/\#(state >> 40)","fields":{"n":{"integerValue":\#(state % 100_000)}}}}"#.utf8)
+        }
+        return Array(bytes.prefix(count))
+    }
+
+    @Test(arguments: [0, 1, 70_000, 2_500_000])
+    func roundTrips(size: Int) throws {
+        let input = Self.sample(size)
+        #expect(try GzipDecompressor.decompress(try GzipCompressor.compress(input)) == input)
+        #expect(try GzipDecompressor.decompress(try ParallelGzipCompressor.compress(input, blockSize: 65_536)) == input)
+    }
+
+    @Test func headerIsDeterministic() throws {
+        for gzip in [try GzipCompressor.compress([1, 2, 3]), try ParallelGzipCompressor.compress([1, 2, 3])] {
+            #expect(Array(gzip.prefix(10)) == [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 2, 3])
+        }
+    }
+
+    @Test func parallelOutputDoesNotDependOnThreadsOrInputPieces() throws {
+        let input = Self.sample(1_200_000)
+        let reference = try ParallelGzipCompressor.compress(input, level: 6, blockSize: 65_536, threads: 1)
+        for threads in [2, 3, 8] {
+            #expect(try ParallelGzipCompressor.compress(input, level: 6, blockSize: 65_536, threads: threads) == reference)
+        }
+        let pieces = try ParallelGzipCompressor(level: 6, blockSize: 65_536, threads: 2)
+        var streamed: [UInt8] = []
+        var index = 0
+        for length in [1, 65_535, 65_536, 100_000, 7] + Array(repeating: 250_000, count: 5) {
+            let end = min(input.count, index + length)
+            streamed += pieces.append(Array(input[index..<end]))
+            index = end
+        }
+        streamed += pieces.finish()
+        #expect(streamed == reference)
+    }
+
+    @Test func systemGzipAcceptsBothForms() throws {
+        let input = Self.sample(3_000_000)
+        for (name, gzip) in [("single", try GzipCompressor.compress(input, level: 6)), ("parallel", try ParallelGzipCompressor.compress(input))] {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("bundleformat-\(name)-\(getpid()).gz")
+            try Data(gzip).write(to: url)
+            defer { try? FileManager.default.removeItem(at: url) }
+            #expect(try run("/usr/bin/env", ["gzip", "-t", url.path]).status == 0)
+            let unzipped = try run("/usr/bin/env", ["gunzip", "-c", url.path])
+            #expect(unzipped.status == 0 && unzipped.output == input)
+        }
+    }
+
+    @Test func detectsCorruption() throws {
+        let gzip = try GzipCompressor.compress(Self.sample(200_000))
+        var flipped = gzip
+        flipped[gzip.count / 2] ^= 0x55
+        #expect(throws: GzipError.self) { try GzipDecompressor.decompress(flipped) }
+        var badCRC = gzip
+        badCRC[gzip.count - 6] ^= 1
+        #expect(throws: GzipError.self) { try GzipDecompressor.decompress(badCRC) }
+        #expect(throws: GzipError.self) { try GzipDecompressor.decompress(Array(gzip.dropLast(3))) }
+        #expect(throws: GzipError.self) { try GzipDecompressor.decompress(gzip + [0x0A]) }
+        // Concatenated members are one stream, as for gunzip.
+        #expect(try GzipDecompressor.decompress(gzip + gzip).count == 400_000)
+    }
+
+    @Test func readerReportsCorruptGzip() throws {
+        let bundle = try WriterFixtures.sampleWriter().encode().joined()
+        let gzip = try GzipCompressor.compress(bundle)
+        #expect(try BundleReader.read(gzip).documents.count == 3)
+        do {
+            _ = try BundleReader.read(Array(gzip.prefix(gzip.count - 20)))
+            Issue.record("accepted truncated gzip")
+        } catch {
+            #expect(error.codes == [.corruptGzip])
+        }
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: [UInt8]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, Array(output))
+    }
+}
