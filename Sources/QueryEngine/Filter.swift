@@ -73,7 +73,7 @@ public indirect enum Filter: Sendable, Equatable {
     }
 
     /// A composite filter operator; raw values are the proto names.
-    public enum CompositeOperator: String, Sendable, Equatable {
+    public enum CompositeOperator: String, Sendable, Equatable, CaseIterable {
         case and = "AND"
         case or = "OR"
     }
