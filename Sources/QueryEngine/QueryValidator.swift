@@ -83,7 +83,7 @@ public struct QueryValidator: Sendable {
 
     private func describe(_ value: Value, count: Int) -> String {
         if case .array = value { return "\(count)" }
-        return "a \(value.typeName) value"
+        return "a value of type \(value.typeName)"
     }
 
     private func keyFilterProblems(_ op: Filter.Operator, _ value: Value) -> [QueryProblem] {
@@ -95,7 +95,7 @@ public struct QueryValidator: Sendable {
             return [QueryProblem(rule: .documentKey, message: "'__name__ \(op.symbol)' needs document references as values")]
         case .lessThan, .lessThanOrEqual, .equal, .notEqual, .greaterThan, .greaterThanOrEqual:
             guard !value.isReferenceValue else { return [] }
-            return [QueryProblem(rule: .documentKey, message: "'__name__ \(op.symbol)' needs a document reference, found a \(value.typeName) value")]
+            return [QueryProblem(rule: .documentKey, message: "'__name__ \(op.symbol)' needs a document reference, found a value of type \(value.typeName)")]
         }
     }
 
@@ -157,7 +157,7 @@ public struct QueryValidator: Sendable {
                 found.append(QueryProblem(rule: .cursor, message: "\(name) has \(bound.values.count) values but the query orders by only \(orderBy.count) fields (\(orderBy.map(\.field.canonicalString).joined(separator: ", ")))"))
             }
             for (value, order) in zip(bound.values, orderBy) where order.field.isDocumentKey && !value.isReferenceValue {
-                found.append(QueryProblem(rule: .cursor, message: "\(name): the __name__ position must be a document reference, found a \(value.typeName) value"))
+                found.append(QueryProblem(rule: .cursor, message: "\(name): the __name__ position must be a document reference, found a value of type \(value.typeName)"))
             }
         }
         return found

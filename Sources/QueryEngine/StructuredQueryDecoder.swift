@@ -79,7 +79,7 @@ struct StructuredQueryDecoder {
             throw QueryDecodingError(offset: error.offset, message: "\(context).value: \(error.message)")
         }
         if op.takesList, !isArray(value) {
-            throw QueryDecodingError(offset: valueNode.offset, message: "\(context): '\(op.symbol)' needs an arrayValue of candidates, found a \(value.typeName) value")
+            throw QueryDecodingError(offset: valueNode.offset, message: "\(context): '\(op.symbol)' needs an arrayValue of candidates, found a value of type \(value.typeName)")
         }
         if field.isDocumentKey {
             try checkKeyFilter(op, value, offset: valueNode.offset, context)
@@ -94,11 +94,11 @@ struct StructuredQueryDecoder {
             throw QueryDecodingError(offset: offset, message: "\(context): '\(op.symbol)' on __name__ cannot be evaluated by the clients; a document key is not an array")
         case .in, .notIn:
             if let bad = value.listElements.first(where: { !isReference($0) }) {
-                throw QueryDecodingError(offset: offset, message: "\(context): '\(op.symbol)' on __name__ needs referenceValues, found a \(bad.typeName) value")
+                throw QueryDecodingError(offset: offset, message: "\(context): '\(op.symbol)' on __name__ needs referenceValues, found a value of type \(bad.typeName)")
             }
         case .lessThan, .lessThanOrEqual, .equal, .notEqual, .greaterThan, .greaterThanOrEqual:
             if !isReference(value) {
-                throw QueryDecodingError(offset: offset, message: "\(context): a filter on __name__ needs a referenceValue, found a \(value.typeName) value")
+                throw QueryDecodingError(offset: offset, message: "\(context): a filter on __name__ needs a referenceValue, found a value of type \(value.typeName)")
             }
         }
     }
