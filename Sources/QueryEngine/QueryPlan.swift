@@ -1,0 +1,69 @@
+import FirestoreModel
+
+/// A query with its normalized orderBys computed once, ready to test and order many documents.
+struct QueryPlan {
+    let query: Query
+    let orderBy: [OrderBy]
+    /// The database the documents belong to (for `__name__` as a reference value).
+    let database: DatabaseID
+
+    init(_ query: Query, database: DatabaseID) {
+        self.query = query
+        self.database = database
+        orderBy = query.normalizedOrderBy
+    }
+
+    /// Everything of `queryMatches` but the path test, which the store's index already did.
+    func matchesContent(_ document: Document) -> Bool {
+        for order in orderBy where !order.field.isDocumentKey {
+            if document.fields.value(at: order.field) == nil { return false }
+        }
+        for filter in query.filters where !filter.matches(document) {
+            return false
+        }
+        if let start = query.startAt {
+            let position = compare(start, document)
+            guard start.inclusive ? position != .greater : position == .less else { return false }
+        }
+        if let end = query.endAt {
+            let position = compare(end, document)
+            guard end.inclusive ? position != .less : position == .greater else { return false }
+        }
+        return true
+    }
+
+    /// Query order (JS `newQueryComparator`): each normalized orderBy in turn, direction-aware.
+    /// Both documents must have every orderBy field (``matchesContent(_:)`` checked it).
+    func compare(_ lhs: Document, _ rhs: Document) -> Ordering {
+        for order in orderBy {
+            var result: Ordering
+            if order.field.isDocumentKey {
+                result = ResourcePath.compare(lhs.path, rhs.path)
+            } else {
+                result = Value.compare(lhs.fields.value(at: order.field) ?? .null, rhs.fields.value(at: order.field) ?? .null)
+            }
+            if order.direction == .descending { result = result.reversed }
+            if result != .equal { return result }
+        }
+        return .equal
+    }
+
+    /// Where a cursor lies against a document (JS `boundCompareToDocument`): only the first
+    /// `bound.values.count` orderBys count, so a partial position ties with every document
+    /// sharing those values. A `__name__` component is compared as a document key.
+    func compare(_ bound: Bound, _ document: Document) -> Ordering {
+        for (component, order) in zip(bound.values, orderBy) {
+            var result: Ordering
+            if order.field.isDocumentKey, case .reference(let name) = component {
+                result = ResourcePath.compare(name.path, document.path)
+            } else {
+                // A non-reference `__name__` component (clients fail on it; QueryValidator rejects
+                // it) orders against the document's reference by type, like any other value.
+                result = Value.compare(component, document.value(at: order.field, database: database) ?? .null)
+            }
+            if order.direction == .descending { result = result.reversed }
+            if result != .equal { return result }
+        }
+        return .equal
+    }
+}
