@@ -29,6 +29,15 @@ public struct ClientPlatform: OptionSet, Sendable, Hashable, CustomStringConvert
         }
     }
 
+    /// The client named as in pipeline.yml (`web`, `android`, `ios`).
+    public init?(configName: String) {
+        guard let entry = Self.names.first(where: { $0.config == configName }) else { return nil }
+        self = entry.0
+    }
+
+    /// Every name pipeline.yml accepts in `clients:`.
+    public static var configNames: [String] { names.map(\.config) }
+
     /// The set as written in pipeline.yml, e.g. `[web]`.
     public var configList: String {
         "[" + Self.names.filter { contains($0.0) }.map(\.config).joined(separator: ", ") + "]"

@@ -19,6 +19,29 @@ public struct DocumentStore: Sendable {
         collections.values.reduce(0) { $0 + $1.documents.count }
     }
 
+    /// The stored document at `path`, if any.
+    public func document(at path: ResourcePath) -> Document? {
+        guard path.isDocument, let collection = collections[path.parent], let position = collection.positions[Array(path.lastSegment!.utf8)] else {
+            return nil
+        }
+        return collection.documents[position]
+    }
+
+    /// True when some document is stored directly in the collection at `path`.
+    public func hasCollection(_ path: ResourcePath) -> Bool {
+        collections[path] != nil
+    }
+
+    /// True when some collection with this ID holds documents, at any depth.
+    public func hasCollectionGroup(_ collectionID: String) -> Bool {
+        collectionPathsByID[Array(collectionID.utf8)] != nil
+    }
+
+    /// The IDs of every collection holding documents (for suggestions in messages).
+    public var collectionIDs: Set<String> {
+        Set(collections.keys.compactMap(\.lastSegment))
+    }
+
     /// Stores `document`, replacing a stored document with the same path.
     public mutating func insert(_ document: Document) {
         let collectionPath = document.path.parent

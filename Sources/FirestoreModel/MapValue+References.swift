@@ -1,8 +1,7 @@
-import FirestoreModel
-
 extension MapValue {
-    /// The first reference value (depth first, in key order) that is not in `database`.
-    func firstReference(outside database: DatabaseID) -> ResourceName? {
+    /// The first reference value (depth first, in key order) that is not in `database`: iOS
+    /// and Python reject bundles holding one.
+    public func firstReference(outside database: DatabaseID) -> ResourceName? {
         for field in fields {
             if let found = field.value.firstReference(outside: database) { return found }
         }
@@ -11,7 +10,7 @@ extension MapValue {
 }
 
 extension Value {
-    func firstReference(outside database: DatabaseID) -> ResourceName? {
+    public func firstReference(outside database: DatabaseID) -> ResourceName? {
         switch self {
         case .reference(let name):
             return name.database == database ? nil : name

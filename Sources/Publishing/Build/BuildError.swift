@@ -1,0 +1,31 @@
+import BundleFormat
+import ExportReader
+import JSONCore
+
+/// Why a build failed. Nothing was published when this is thrown: the previous site is intact.
+public enum BuildError: Error, Sendable, CustomStringConvertible {
+    /// `pipeline.yml` is invalid, or a named query does not fit the inputs.
+    case config(ConfigError)
+    /// An input pattern matched no file.
+    case noInputFiles(pattern: String, location: SourceLocation?)
+    /// An export file is unreadable or malformed.
+    case input(ExportError)
+    /// The inputs are readable but their data cannot be published (duplicates, times, references).
+    case data(String, location: SourceLocation?)
+    /// A bundle could not be encoded (a rule of the bundle format would be broken).
+    case bundle(id: String, BundleWriterError)
+    /// Writing the site failed.
+    case publish(PublishError)
+
+    public var description: String {
+        switch self {
+        case .config(let error): return error.description
+        case .noInputFiles(let pattern, let location):
+            return (location.map { "\($0): " } ?? "") + "inputs: \"\(pattern)\" matches no files"
+        case .input(let error): return error.description
+        case .data(let message, let location): return (location.map { "\($0): " } ?? "") + message
+        case .bundle(let id, let error): return "bundle \"\(id)\": \(error)"
+        case .publish(let error): return "cannot publish: \(error)"
+        }
+    }
+}

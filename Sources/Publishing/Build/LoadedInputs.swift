@@ -1,0 +1,110 @@
+import ExportReader
+import FirestoreModel
+import Foundation
+import JSONCore
+import QueryEngine
+
+/// Every document of the inputs, re-rooted, de-duplicated, with its times resolved against the
+/// build's snapshot time, and indexed for queries.
+struct LoadedInputs {
+    var store: DocumentStore
+    var snapshotTime: Timestamp
+    var fileCount: Int
+    var inputBytes: Int
+
+    /// Reads every input of `config`. Files are read in config order, each pattern's matches in
+    /// path order, so "last wins" is well defined.
+    static func load(_ config: PipelineConfig, progress: (BuildEvent) -> Void) throws(BuildError) -> LoadedInputs {
+        var files: [(path: String, format: ExportFormat?)] = []
+        for input in config.inputs {
+            let matches: [String]
+            do {
+                matches = try FileGlob(pattern: input.pattern).expand(relativeTo: config.baseDirectory)
+            } catch {
+                throw .noInputFiles(pattern: input.pattern, location: input.location)
+            }
+            guard !matches.isEmpty else { throw .noInputFiles(pattern: input.pattern, location: input.location) }
+            files += matches.map { ($0, input.format) }
+        }
+
+        let reader = ExportReader(target: config.database)
+        var documents: [ResourcePath: (document: Document, location: SourceLocation)] = [:]
+        var order: [ResourcePath] = []
+        var inputBytes = 0
+        var failure: BuildError?
+        for (index, file) in files.enumerated() {
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+            inputBytes += size
+            progress(.readingInput(path: file.path, index: index, count: files.count, bytes: size))
+            do throws(ExportError) {
+                try reader.read(file.path, format: file.format) { exported in
+                    guard failure == nil else { return }
+                    if let error = check(exported, config: config) {
+                        failure = error
+                        return
+                    }
+                    let path = exported.document.path
+                    if let previous = documents[path] {
+                        guard config.duplicates == .lastWins else {
+                            failure = .data(
+                                "document \(path) appears twice (first at \(previous.location)); remove one or set duplicates: last-wins",
+                                location: exported.location)
+                            return
+                        }
+                    } else {
+                        order.append(path)
+                    }
+                    documents[path] = (exported.document, exported.location)
+                }
+            } catch {
+                throw .input(error)
+            }
+            if let failure { throw failure }
+        }
+        progress(.inputsRead(documents: documents.count, files: files.count))
+
+        let snapshotTime = try resolveSnapshotTime(config: config, documents: order.map { (documents[$0]!.document, documents[$0]!.location) })
+        var store = DocumentStore(database: config.database)
+        for path in order {
+            var document = documents[path]!.document
+            document.updateTime = document.updateTime ?? snapshotTime
+            document.createTime = document.createTime ?? document.updateTime
+            store.insert(document)
+        }
+        return LoadedInputs(store: store, snapshotTime: snapshotTime, fileCount: files.count, inputBytes: inputBytes)
+    }
+
+    /// Problems a client would hit with this document, reported where it was read.
+    private static func check(_ exported: ExportedDocument, config: PipelineConfig) -> BuildError? {
+        let document = exported.document
+        if let foreign = document.fields.firstReference(outside: config.database) {
+            return .data(
+                "document \(document.path) holds a reference to \(foreign), outside \(config.database); iOS clients and Python reject bundles with references into another project or database",
+                location: exported.location)
+        }
+        if let create = document.createTime, let update = document.updateTime, update < create {
+            return .data("document \(document.path) has updateTime \(update) before createTime \(create)", location: exported.location)
+        }
+        return nil
+    }
+
+    /// The snapshot time T: `snapshot_time:` or the newest updateTime. Every time must be ≤ T
+    /// (readTime = T must not precede what was read) and T must be after the epoch.
+    private static func resolveSnapshotTime(config: PipelineConfig, documents: [(Document, SourceLocation)]) throws(BuildError) -> Timestamp {
+        let newest = documents.compactMap { $0.0.updateTime }.max()
+        guard let snapshotTime = config.snapshotTime ?? newest else {
+            throw .data(
+                "no input document has an updateTime, so the snapshot time cannot be derived; set snapshot_time: in \(config.file)",
+                location: nil)
+        }
+        guard snapshotTime.isPositive else {
+            throw .data("the snapshot time \(snapshotTime) must be after 1970-01-01T00:00:00Z; clients reject zero times", location: nil)
+        }
+        if let (late, location) = documents.first(where: { ($0.0.updateTime ?? $0.0.createTime).map { $0 > snapshotTime } ?? false }) {
+            throw .data(
+                "document \(late.path) was updated at \((late.updateTime ?? late.createTime)!), after snapshot_time \(snapshotTime); a bundle's read time must not precede its documents (raise snapshot_time or remove it to use the newest updateTime)",
+                location: location)
+        }
+        return snapshotTime
+    }
+}

@@ -1,0 +1,217 @@
+import ExportReader
+import FirestoreModel
+import Foundation
+import JSONCore
+import QueryEngine
+import Yams
+
+extension PipelineConfig {
+    static let topLevelKeys = [
+        "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
+    ]
+
+    /// Reads and validates `pipeline.yml`. Every problem is a ``ConfigError`` naming the line.
+    public static func load(file: String) throws(ConfigError) -> PipelineConfig {
+        let text: String
+        do {
+            text = try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw ConfigError("cannot read the config file \(file): \(error.localizedDescription)", at: nil)
+        }
+        let directory = (file as NSString).deletingLastPathComponent
+        return try parse(yaml: text, file: file, baseDirectory: directory.isEmpty ? "." : directory)
+    }
+
+    /// Parses config text (the testable core of ``load(file:)``).
+    public static func parse(yaml text: String, file: String, baseDirectory: String) throws(ConfigError) -> PipelineConfig {
+        try parse(yaml: text, file: file, baseDirectory: baseDirectory, context: .validationOnly)
+    }
+
+    /// The same config with every named query resolved against the build's snapshot time and
+    /// documents (relative timestamps, cursors at a document).
+    public func resolvingQueries(snapshotTime: Timestamp, store: DocumentStore) throws(ConfigError) -> PipelineConfig {
+        try Self.parse(yaml: source, file: file, baseDirectory: baseDirectory, context: QueryContext(snapshotTime: snapshotTime, store: store))
+    }
+
+    static func parse(yaml text: String, file: String, baseDirectory: String, context: QueryContext) throws(ConfigError) -> PipelineConfig {
+        let root: Node
+        do {
+            guard let composed = try Yams.compose(yaml: text) else {
+                throw ConfigError("the config file is empty; it needs at least project, inputs and bundles", at: SourceLocation(file: file, line: 1, column: 1))
+            }
+            root = composed
+        } catch let error as ConfigError {
+            throw error
+        } catch let error as YamlError {
+            throw ConfigError.fromYAML(error, file: file)
+        } catch {
+            throw ConfigError("cannot parse YAML: \(error)", at: nil)
+        }
+        let top = try ConfigNode(node: root, file: file, path: "").mapping(allowed: topLevelKeys)
+
+        let projectNode = try top.required("project")
+        let project = try projectNode.string()
+        try validateDatabaseSegment(project, kind: "project", node: projectNode)
+        var databaseName = DatabaseID.defaultDatabase
+        if let node = top["database"] {
+            databaseName = try node.string()
+            try validateDatabaseSegment(databaseName, kind: "database", node: node)
+        }
+        let database = DatabaseID(project: project, database: databaseName)
+
+        let snapshotTime = try top["snapshot_time"].map { node throws(ConfigError) -> Timestamp in
+            let text = try node.string()
+            do throws(TimestampError) {
+                return try Timestamp(rfc3339: text)
+            } catch {
+                throw node.error("snapshot_time: \(error.message)")
+            }
+        }
+        if let snapshotTime, !snapshotTime.isPositive {
+            throw top["snapshot_time"]!.error("snapshot_time must be after 1970-01-01T00:00:00Z: clients reject bundles with zero times")
+        }
+
+        let output = try top["output"]?.string() ?? "site"
+        let gzipLevel = try top["gzip_level"]?.int(in: 1...9) ?? 9
+        let clients = try top["clients"].map(parseClients) ?? .all
+        let duplicates = try top["duplicates"].map { node throws(ConfigError) -> DuplicatePolicy in
+            let text = try node.string()
+            guard let policy = DuplicatePolicy(rawValue: text) else {
+                throw node.error("duplicates must be one of \(DuplicatePolicy.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(text)\"")
+            }
+            return policy
+        } ?? .error
+
+        let inputsNode = try top.required("inputs")
+        let inputs = try inputsNode.sequence().map(parseInput)
+        if inputs.isEmpty { throw inputsNode.error("inputs must list at least one export file or glob") }
+
+        let bundlesNode = try top.required("bundles")
+        let queryParser = QueryConfigParser(database: database, clients: clients, context: context)
+        var bundles: [BundleSpec] = []
+        var queryOwners: [String: (bundle: String, location: SourceLocation?)] = [:]
+        for bundleNode in try bundlesNode.sequence() {
+            let bundle = try parseBundle(bundleNode, queryParser: queryParser)
+            if let other = bundles.first(where: { $0.id == bundle.id }) {
+                throw bundleNode.error("bundle id \"\(bundle.id)\" is used twice (also at \(other.location.map(String.init(describing:)) ?? "?"))")
+            }
+            for query in bundle.queries {
+                if let owner = queryOwners[query.name] {
+                    throw ConfigError(
+                        "named query \"\(query.name)\" is defined twice (also in bundle \"\(owner.bundle)\" at \(owner.location.map(String.init(describing:)) ?? "?")); clients look named queries up by name alone, so names must be unique across the site",
+                        at: query.location)
+                }
+                queryOwners[query.name] = (bundle.id, query.location)
+            }
+            bundles.append(bundle)
+        }
+        if bundles.isEmpty { throw bundlesNode.error("bundles must define at least one bundle") }
+
+        return PipelineConfig(
+            file: file, baseDirectory: baseDirectory, database: database, snapshotTime: snapshotTime, output: output,
+            gzipLevel: gzipLevel, clients: clients, duplicates: duplicates, inputs: inputs, bundles: bundles, source: text)
+    }
+
+    private static func validateDatabaseSegment(_ value: String, kind: String, node: ConfigNode) throws(ConfigError) {
+        guard !value.isEmpty, !value.contains("/") else {
+            throw node.error("\(kind) must be a non-empty id without '/', found \"\(value)\"")
+        }
+    }
+
+    private static func parseClients(_ node: ConfigNode) throws(ConfigError) -> ClientPlatform {
+        var clients: ClientPlatform = []
+        for item in try node.sequence() {
+            let name = try item.string()
+            guard let client = ClientPlatform(configName: name) else {
+                throw item.error("unknown client \"\(name)\"; expected one of: \(ClientPlatform.configNames.joined(separator: ", "))")
+            }
+            clients.insert(client)
+        }
+        if clients.isEmpty { throw node.error("clients must name at least one of: \(ClientPlatform.configNames.joined(separator: ", "))") }
+        return clients
+    }
+
+    private static func parseInput(_ node: ConfigNode) throws(ConfigError) -> InputSpec {
+        if case .scalar = node.node {
+            return InputSpec(pattern: try node.string(), format: nil, location: node.location)
+        }
+        let entry = try node.mapping(allowed: ["path", "format"])
+        let pattern = try entry.required("path").string()
+        let format = try entry["format"].map { formatNode throws(ConfigError) -> ExportFormat in
+            let name = try formatNode.string()
+            guard let format = ExportFormat(rawValue: name) else {
+                throw formatNode.error("unknown format \"\(name)\"; expected one of: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return format
+        }
+        return InputSpec(pattern: pattern, format: format, location: node.location)
+    }
+
+    private static func parseBundle(_ node: ConfigNode, queryParser: QueryConfigParser) throws(ConfigError) -> BundleSpec {
+        let entry = try node.mapping(allowed: ["id", "documents", "queries"])
+        let idNode = try entry.required("id")
+        let id = try idNode.string()
+        guard Identifier.isValid(id) else {
+            throw idNode.error("bundle id \"\(id)\" is not valid: \(Identifier.rule)")
+        }
+        var documents: [ResourcePath] = []
+        for documentNode in try entry["documents"]?.sequence() ?? [] {
+            let text = try documentNode.string()
+            let path: ResourcePath
+            do {
+                path = try ResourcePath(parsing: text)
+            } catch {
+                throw documentNode.error("document path: \(error.message)")
+            }
+            guard path.isDocument else {
+                throw documentNode.error("\"\(text)\" is not a document path (it needs an even number of segments, e.g. site/settings)")
+            }
+            documents.append(path)
+        }
+        var queries: [NamedQuerySpec] = []
+        for (name, keyNode, queryNode) in try entry["queries"]?.namedEntries() ?? [] {
+            guard Identifier.isValid(name) else {
+                throw keyNode.error("named query name \"\(name)\" is not valid: \(Identifier.rule)")
+            }
+            let query = try queryParser.parse(queryNode)
+            queries.append(NamedQuerySpec(name: name, query: query, location: keyNode.location))
+        }
+        if documents.isEmpty && queries.isEmpty {
+            throw node.error("bundle \"\(id)\" has neither documents nor queries; it would be empty")
+        }
+        return BundleSpec(id: id, documents: documents, queries: queries, location: node.location)
+    }
+}
+
+/// The rule for bundle ids and named-query names: they appear in file names, URLs and the
+/// clients' bundle cache (where '/' would break the umbrella target path).
+enum Identifier {
+    static let rule = "use 1–100 characters from A–Z, a–z, 0–9, '-', '_' and '.', starting with a letter or digit"
+
+    static func isValid(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard (1...100).contains(bytes.count), let first = bytes.first, isAlphanumeric(first) else { return false }
+        return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+    }
+}
+
+extension ConfigError {
+    /// Turns a Yams error into a ConfigError with the YAML position.
+    static func fromYAML(_ error: YamlError, file: String) -> ConfigError {
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
+            let prefix = context.map { "\($0.text) " } ?? ""
+            return ConfigError("invalid YAML: \(prefix)\(problem)", at: SourceLocation(file: file, line: mark.line, column: mark.column))
+        case let .duplicatedKeysInMapping(duplicates, context):
+            return ConfigError(
+                "the key \(duplicates.map { "\"\($0)\"" }.joined(separator: ", ")) appears twice in the same mapping",
+                at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+        default:
+            return ConfigError("invalid YAML: \(error)", at: nil)
+        }
+    }
+}

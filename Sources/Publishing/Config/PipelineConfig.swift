@@ -1,0 +1,98 @@
+import ExportReader
+import FirestoreModel
+import JSONCore
+import QueryEngine
+
+/// A validated `pipeline.yml`: where the exports are, which bundles to build from them, and
+/// where to publish. Built once by ``PipelineConfig/load(file:)``, then passed down unchanged.
+public struct PipelineConfig: Sendable {
+    /// The config file as given (used in messages).
+    public var file: String
+    /// The directory relative paths in the config are resolved against (the config's folder).
+    public var baseDirectory: String
+    /// The project and database every document and reference is re-rooted to.
+    public var database: DatabaseID
+    /// The build's snapshot time; nil means "the newest updateTime in the inputs".
+    public var snapshotTime: Timestamp?
+    /// The site directory (bundles go to `<output>/bundles/`).
+    public var output: String
+    /// zlib level for the `.gz` files, 1…9.
+    public var gzipLevel: Int
+    /// The clients the site's apps use; named queries are checked against each.
+    public var clients: ClientPlatform
+    /// What to do when two inputs contain the same document.
+    public var duplicates: DuplicatePolicy
+    public var inputs: [InputSpec]
+    public var bundles: [BundleSpec]
+    /// The YAML text, kept to resolve queries again once the snapshot time and the documents
+    /// are known (relative times, cursors at a document).
+    var source: String
+
+    init(
+        file: String, baseDirectory: String, database: DatabaseID, snapshotTime: Timestamp?, output: String,
+        gzipLevel: Int, clients: ClientPlatform, duplicates: DuplicatePolicy, inputs: [InputSpec], bundles: [BundleSpec], source: String
+    ) {
+        self.file = file
+        self.baseDirectory = baseDirectory
+        self.database = database
+        self.snapshotTime = snapshotTime
+        self.output = output
+        self.gzipLevel = gzipLevel
+        self.clients = clients
+        self.duplicates = duplicates
+        self.inputs = inputs
+        self.bundles = bundles
+        self.source = source
+    }
+}
+
+/// How duplicate document names across the inputs are handled.
+public enum DuplicatePolicy: String, Sendable, CaseIterable {
+    /// A document that appears twice is an error naming both places (the default).
+    case error
+    /// The occurrence read last (inputs in config order, files in name order) wins.
+    case lastWins = "last-wins"
+}
+
+/// One `inputs:` entry: a glob relative to the config's folder and an optional format.
+public struct InputSpec: Sendable {
+    public var pattern: String
+    public var format: ExportFormat?
+    public var location: SourceLocation?
+
+    public init(pattern: String, format: ExportFormat?, location: SourceLocation?) {
+        self.pattern = pattern
+        self.format = format
+        self.location = location
+    }
+}
+
+/// One `bundles:` entry.
+public struct BundleSpec: Sendable {
+    /// The bundle id: part of the file name and the id clients cache the bundle under.
+    public var id: String
+    /// Documents included explicitly, besides the results of the named queries.
+    public var documents: [ResourcePath]
+    public var queries: [NamedQuerySpec]
+    public var location: SourceLocation?
+
+    public init(id: String, documents: [ResourcePath], queries: [NamedQuerySpec], location: SourceLocation?) {
+        self.id = id
+        self.documents = documents
+        self.queries = queries
+        self.location = location
+    }
+}
+
+/// A named query of a bundle: the name apps pass to `namedQuery()`, and the query.
+public struct NamedQuerySpec: Sendable {
+    public var name: String
+    public var query: Query
+    public var location: SourceLocation?
+
+    public init(name: String, query: Query, location: SourceLocation?) {
+        self.name = name
+        self.query = query
+        self.location = location
+    }
+}

@@ -1,0 +1,461 @@
+import FirestoreModel
+import JSONCore
+import QueryEngine
+import Yams
+
+/// What a named query's YAML may refer to beyond itself: the build's snapshot time (for
+/// `!timestamp now-7d`) and the documents (for cursors at a document). At config load time
+/// neither is known yet; the query is then checked with stand-ins and resolved again later.
+struct QueryContext {
+    /// The snapshot time relative timestamps count from; nil while only validating.
+    var snapshotTime: Timestamp?
+    /// The loaded documents, for `start_at: {document: …}`; nil while only validating.
+    var store: DocumentStore?
+
+    static let validationOnly = QueryContext(snapshotTime: nil, store: nil)
+
+    /// A stand-in snapshot time for validating relative timestamps before inputs are read.
+    static let provisionalSnapshotTime = try! Timestamp(rfc3339: "2000-01-01T00:00:00Z")
+}
+
+/// Reads the `queries:` entries of `pipeline.yml` into ``QueryEngine/Query`` values.
+///
+/// The language (README, "Named queries"): `collection:` a path (`stories`,
+/// `stories/s1/comments`) or `collection_group:` an id with an optional `parent:` document;
+/// `where:` a list of `[field, op, value]` triples and `{or: […]}` / `{and: […]}` groups;
+/// `order_by:` fields or `[field, asc|desc]`; `limit:` or `limit_to_last:`; cursors
+/// `start_at`, `start_after`, `end_at`, `end_before` as a list of values or
+/// `{document: path}`; or a raw `structured_query:` for power users.
+struct QueryConfigParser {
+    let database: DatabaseID
+    let clients: ClientPlatform
+    let context: QueryContext
+
+    static let keys = [
+        "collection", "collection_group", "parent", "where", "order_by", "limit", "limit_to_last",
+        "start_at", "start_after", "end_at", "end_before", "structured_query", "limit_type",
+    ]
+
+    /// Parses and validates one named query (Firestore's limits and the target clients).
+    func parse(_ node: ConfigNode) throws(ConfigError) -> Query {
+        let entry = try node.mapping(allowed: Self.keys)
+        let query = entry.contains("structured_query") ? try parseRaw(entry) : try parseFriendly(entry)
+        let problems = QueryValidator(clients: clients).problems(in: BundledQuery(database: database, query: query))
+        if !problems.isEmpty {
+            let details = problems.map(\.message).joined(separator: "; ")
+            throw node.error("\(node.path): \(details)")
+        }
+        return query
+    }
+
+    // MARK: - Friendly form
+
+    private func parseFriendly(_ entry: ConfigMapping) throws(ConfigError) -> Query {
+        var query = try parseSource(entry)
+        if let whereNode = entry["where"] {
+            let source = query
+            query.filters = try whereNode.sequence().map { filter throws(ConfigError) in try parseFilter(filter, query: source) }
+        }
+        if let orderNode = entry["order_by"] {
+            query.orderBy = try orderNode.sequenceOrSingle().map(parseOrder)
+        }
+        switch (entry["limit"], entry["limit_to_last"]) {
+        case (let limit?, nil):
+            query.limit = Int32(try limit.int(in: 1...Int(Int32.max)))
+        case (nil, let last?):
+            query.limit = Int32(try last.int(in: 1...Int(Int32.max)))
+            query.limitType = .last
+        case (.some, let last?):
+            throw last.error("use either limit or limit_to_last, not both")
+        case (nil, nil):
+            break
+        }
+        if entry.contains("limit_type") {
+            throw entry["limit_type"]!.error("limit_type belongs to structured_query; with the friendly form use limit or limit_to_last")
+        }
+        query.startAt = try parseCursor(entry, inclusiveKey: "start_at", exclusiveKey: "start_after", query: query)
+        query.endAt = try parseCursor(entry, inclusiveKey: "end_at", exclusiveKey: "end_before", query: query)
+        return query
+    }
+
+    /// `collection:` / `collection_group:` + `parent:` → the query's parent and selector.
+    private func parseSource(_ entry: ConfigMapping) throws(ConfigError) -> Query {
+        switch (entry["collection"], entry["collection_group"]) {
+        case (let collection?, nil):
+            if let parent = entry["parent"] {
+                throw parent.error("parent goes with collection_group; for a subcollection write its path, e.g. collection: stories/s1/comments")
+            }
+            let path = try parsePath(collection)
+            guard path.isCollection else {
+                throw collection.error("collection \"\(path)\" is a document path; a collection path has an odd number of segments (stories, stories/s1/comments)")
+            }
+            return Query(parent: path.parent, collectionID: path.lastSegment!)
+        case (nil, let group?):
+            let id = try group.string()
+            guard !id.isEmpty, !id.contains("/") else {
+                throw group.error("collection_group takes a collection id without '/', found \"\(id)\"")
+            }
+            var parent = ResourcePath.root
+            if let parentNode = entry["parent"] {
+                parent = try parsePath(parentNode)
+                guard parent.isDocument else {
+                    throw parentNode.error("parent \"\(parent)\" must be a document path (an even number of segments)")
+                }
+            }
+            return Query(parent: parent, collectionID: id, allDescendants: true)
+        case (.some, let group?):
+            throw group.error("use either collection or collection_group, not both")
+        case (nil, nil):
+            throw entry.owner.error("\(entry.owner.path) needs collection: or collection_group: (or a raw structured_query:)")
+        }
+    }
+
+    private func parsePath(_ node: ConfigNode) throws(ConfigError) -> ResourcePath {
+        let text = try node.string()
+        do throws(PathError) {
+            return try ResourcePath(parsing: text)
+        } catch {
+            throw node.error(error.message)
+        }
+    }
+
+    private func parseField(_ node: ConfigNode) throws(ConfigError) -> FieldPath {
+        let text = try node.string()
+        do throws(PathError) {
+            return try FieldPath(serverFormat: text)
+        } catch {
+            throw node.error(error.message)
+        }
+    }
+
+    private static let operators: [String: Filter.Operator] = [
+        "<": .lessThan, "<=": .lessThanOrEqual, "==": .equal, "!=": .notEqual, ">": .greaterThan, ">=": .greaterThanOrEqual,
+        "array-contains": .arrayContains, "array-contains-any": .arrayContainsAny, "in": .in, "not-in": .notIn,
+    ]
+
+    private func parseFilter(_ node: ConfigNode, query: Query) throws(ConfigError) -> Filter {
+        if case .mapping = node.node {
+            let group = try node.mapping(allowed: ["or", "and"])
+            guard group.entries.count == 1, let (key, _, members) = group.entries.first else {
+                throw node.error("a filter group is a mapping with exactly one key, or: […] or and: […]")
+            }
+            let filters = try members.sequence().map { member throws(ConfigError) in try parseFilter(member, query: query) }
+            guard !filters.isEmpty else { throw members.error("\(key): needs at least one filter") }
+            return .composite(key == "or" ? .or : .and, filters)
+        }
+        let parts = try node.sequence()
+        guard parts.count == 3 else {
+            throw node.error("a filter is [field, operator, value] (or an or:/and: group), found \(parts.count) items")
+        }
+        let field = try parseField(parts[0])
+        let opText = try parts[1].string()
+        guard let op = Self.operators[opText] else {
+            throw parts[1].error("unknown operator \"\(opText)\"; expected one of: \(Self.operators.keys.sorted().joined(separator: ", "))")
+        }
+        var value = try parseValue(parts[2])
+        if field.isDocumentKey { value = try documentKeyValue(value, node: parts[2], query: query) }
+        // The SDKs send == / != null and NaN as unary filters; the model keeps them that way.
+        switch (op, value) {
+        case (.equal, .null): return .unary(field, .isNull)
+        case (.notEqual, .null): return .unary(field, .isNotNull)
+        case (.equal, let v) where v.isNaN: return .unary(field, .isNaN)
+        case (.notEqual, let v) where v.isNaN: return .unary(field, .isNotNaN)
+        default: return .field(field, op, value)
+        }
+    }
+
+    private func parseOrder(_ node: ConfigNode) throws(ConfigError) -> OrderBy {
+        if case .scalar = node.node {
+            return OrderBy(try parseField(node), .ascending)
+        }
+        let parts = try node.sequence()
+        guard (1...2).contains(parts.count) else {
+            throw node.error("an order_by entry is a field or [field, asc|desc], found \(parts.count) items")
+        }
+        let field = try parseField(parts[0])
+        guard parts.count == 2 else { return OrderBy(field, .ascending) }
+        switch try parts[1].string().lowercased() {
+        case "asc", "ascending": return OrderBy(field, .ascending)
+        case "desc", "descending": return OrderBy(field, .descending)
+        case let other: throw parts[1].error("direction must be asc or desc, found \"\(other)\"")
+        }
+    }
+
+    private func parseCursor(_ entry: ConfigMapping, inclusiveKey: String, exclusiveKey: String, query: Query) throws(ConfigError) -> Bound? {
+        switch (entry[inclusiveKey], entry[exclusiveKey]) {
+        case (nil, nil):
+            return nil
+        case (.some, let exclusive?):
+            throw exclusive.error("use either \(inclusiveKey) or \(exclusiveKey), not both")
+        case (let node?, nil):
+            return Bound(values: try cursorValues(node, query: query), inclusive: true)
+        case (nil, let node?):
+            return Bound(values: try cursorValues(node, query: query), inclusive: false)
+        }
+    }
+
+    /// A list of values, or `{document: path}`: every normalized orderBy value of that document.
+    private func cursorValues(_ node: ConfigNode, query: Query) throws(ConfigError) -> [Value] {
+        guard case .mapping = node.node else {
+            let values = try node.sequenceOrSingle().map(parseValue)
+            guard !values.isEmpty else { throw node.error("a cursor needs at least one value") }
+            return try values.enumerated().map { index, value throws(ConfigError) in
+                try cursorValue(value, orderBy: query.normalizedOrderBy, index: index, node: node, query: query)
+            }
+        }
+        let documentNode = try node.mapping(allowed: ["document"]).required("document")
+        let path = try parsePath(documentNode)
+        guard path.isDocument, query.allDescendants ? query.collectionID == path.segments[path.count - 2] : path.parent == query.parent.appending(query.collectionID) else {
+            throw documentNode.error("cursor document \"\(path)\" is not in the queried collection")
+        }
+        let orderBy = query.normalizedOrderBy
+        guard let store = context.store else {
+            // Validating only: stand-in values of the right count.
+            return orderBy.map { $0.field.isDocumentKey ? .reference(ResourceName(database: database, path: path)) : .null }
+        }
+        guard let document = store.document(at: path) else {
+            throw documentNode.error("cursor document \"\(path)\" is not in the inputs")
+        }
+        return try orderBy.map { order throws(ConfigError) -> Value in
+            guard let value = document.value(at: order.field, database: database) else {
+                throw documentNode.error("cursor document \"\(path)\" has no field \(order.field), which the query orders by")
+            }
+            return value
+        }
+    }
+
+    /// A `__name__` cursor component may be written as a plain document id or path.
+    private func cursorValue(_ value: Value, orderBy: [OrderBy], index: Int, node: ConfigNode, query: Query) throws(ConfigError) -> Value {
+        guard index < orderBy.count, orderBy[index].field.isDocumentKey else { return value }
+        return try documentKeyValue(value, node: node, query: query)
+    }
+
+    /// For `__name__`, a string is a document id in the queried collection (or, with '/', a
+    /// path below the database root), as `documentId()` takes in the SDKs.
+    private func documentKeyValue(_ value: Value, node: ConfigNode, query: Query) throws(ConfigError) -> Value {
+        switch value {
+        case .string(let text):
+            let relative = text.contains("/") || query.allDescendants ? text : "\(query.parent.appending(query.collectionID))/\(text)"
+            do throws(PathError) {
+                return .reference(ResourceName(database: database, path: try ResourcePath(parsing: relative)))
+            } catch {
+                throw node.error("document id: \(error.message)")
+            }
+        case .array(let values):
+            return .array(try values.map { v throws(ConfigError) in try documentKeyValue(v, node: node, query: query) })
+        default:
+            return value
+        }
+    }
+
+    // MARK: - Values
+
+    /// A typed literal: YAML's own types (`1` integer, `1.0` double, `.nan`, `true`, `null`,
+    /// timestamps, lists, mappings) plus the tags `!timestamp` (RFC 3339 or `now-7d`), `!ref`,
+    /// `!bytes`, `!geopoint [lat, lng]`, `!double` and `!int`.
+    func parseValue(_ node: ConfigNode) throws(ConfigError) -> Value {
+        let tag = node.tagName.rawValue
+        switch node.node {
+        case .scalar(let scalar):
+            return try parseScalar(scalar.string, tag: tag, node: node)
+        case .sequence:
+            if tag == "!geopoint" {
+                let parts = try node.sequence()
+                guard parts.count == 2, let lat = Self.double(parts[0]), let lng = Self.double(parts[1]),
+                      (-90...90).contains(lat), (-180...180).contains(lng)
+                else {
+                    throw node.error("!geopoint takes [latitude, longitude] within ±90 and ±180")
+                }
+                return .geoPoint(GeoPoint(latitude: lat, longitude: lng))
+            }
+            try expectNoTag(tag, node: node)
+            return .array(try node.sequence().map(parseValue))
+        case .mapping:
+            try expectNoTag(tag, node: node)
+            var pairs: [(String, Value)] = []
+            for (key, _, value) in try node.namedEntries() {
+                pairs.append((key, try parseValue(value)))
+            }
+            return .map(MapValue(pairs))
+        case .alias:
+            throw node.error("YAML aliases are not supported in values")
+        }
+    }
+
+    private func expectNoTag(_ tag: String, node: ConfigNode) throws(ConfigError) {
+        guard tag.hasPrefix("tag:yaml.org,2002:") || tag.isEmpty || tag == "!" else {
+            throw node.error("the tag \(tag) does not apply to \(node.kindDescription)")
+        }
+    }
+
+    private func parseScalar(_ text: String, tag: String, node: ConfigNode) throws(ConfigError) -> Value {
+        switch tag {
+        case "!timestamp":
+            return .timestamp(try parseTimestamp(text, node: node))
+        case "!ref":
+            do throws(PathError) {
+                let name = ResourceName.looksQualified(text) ? try ResourceName(parsing: text) : ResourceName(database: database, path: try ResourcePath(parsing: text))
+                guard name.path.isDocument else { throw PathError("\"\(text)\" is not a document path") }
+                return .reference(name)
+            } catch {
+                throw node.error("!ref: \(error.message)")
+            }
+        case "!bytes":
+            guard let bytes = Base64.decode(text) else { throw node.error("!bytes takes base64, found \"\(text)\"") }
+            return .bytes(bytes)
+        case "!double":
+            guard let value = Self.double(node) ?? Double(text) else { throw node.error("!double takes a number, found \"\(text)\"") }
+            return .double(value)
+        case "!int":
+            guard let value = Int64(text) else { throw node.error("!int takes a 64-bit integer, found \"\(text)\"") }
+            return .integer(value)
+        case Tag.Name.int.rawValue:
+            guard let value = Int64(text) else { throw node.error("\(text) is not a decimal 64-bit integer") }
+            return .integer(value)
+        case Tag.Name.float.rawValue:
+            guard let value = Self.double(node) else { throw node.error("\(text) is not a number") }
+            return .double(value)
+        case Tag.Name.bool.rawValue:
+            return .boolean(text.lowercased() == "true")
+        case Tag.Name.null.rawValue:
+            return .null
+        case Tag.Name.timestamp.rawValue:
+            return .timestamp(try parseTimestamp(text, node: node))
+        case Tag.Name.str.rawValue, "!":
+            return .string(text)
+        default:
+            throw node.error("unknown tag \(tag); expected !timestamp, !ref, !bytes, !geopoint, !double or !int")
+        }
+    }
+
+    /// YAML floats, including `.nan`, `.inf`, `-.inf`.
+    private static func double(_ node: ConfigNode) -> Double? {
+        guard let text = node.scalar?.string else { return nil }
+        switch text.lowercased() {
+        case ".nan", "nan": return .nan
+        case ".inf", "+.inf", "infinity": return .infinity
+        case "-.inf", "-infinity": return -.infinity
+        default: return Double(text)
+        }
+    }
+
+    /// RFC 3339, or `now`, `now-7d`, `now+1h30m` relative to the snapshot time.
+    private func parseTimestamp(_ text: String, node: ConfigNode) throws(ConfigError) -> Timestamp {
+        if text.hasPrefix("now") {
+            guard let offset = RelativeTime.seconds(text) else {
+                throw node.error("relative time \"\(text)\" must look like now, now-7d or now+1h30m (units w, d, h, m, s)")
+            }
+            let base = context.snapshotTime ?? QueryContext.provisionalSnapshotTime
+            do throws(TimestampError) {
+                return try Timestamp(seconds: base.seconds + offset, nanos: base.nanos)
+            } catch {
+                throw node.error("\(text) is outside Firestore's time range")
+            }
+        }
+        do throws(TimestampError) {
+            return try Timestamp(rfc3339: text)
+        } catch {
+            throw node.error(error.message)
+        }
+    }
+
+    // MARK: - Raw structured query
+
+    /// `structured_query:` holds a StructuredQuery as in a bundle (YAML or JSON syntax);
+    /// `parent:` a document path for subcollections; `limit_type: last` for limitToLast.
+    private func parseRaw(_ entry: ConfigMapping) throws(ConfigError) -> Query {
+        let allowed: Set = ["structured_query", "parent", "limit_type"]
+        if let extra = entry.entries.first(where: { !allowed.contains($0.key) }) {
+            throw extra.keyNode.error("\(extra.key) cannot be combined with structured_query (only parent and limit_type can)")
+        }
+        let rawNode = entry["structured_query"]!
+        var parent = ResourcePath.root
+        if let parentNode = entry["parent"] {
+            parent = try parsePath(parentNode)
+            guard parent.isDocument else { throw parentNode.error("parent must be a document path") }
+        }
+        var limitType = "FIRST"
+        if let typeNode = entry["limit_type"] {
+            limitType = try typeNode.string().uppercased()
+            guard limitType == "FIRST" || limitType == "LAST" else {
+                throw typeNode.error("limit_type must be first or last, found \"\(limitType.lowercased())\"")
+            }
+        }
+        var writer = JSONWriter()
+        writer.raw("{\"parent\":")
+        writer.string(ResourceName(database: database, path: parent).description)
+        writer.raw(",\"structuredQuery\":")
+        try YAMLToJSON.write(rawNode, into: &writer)
+        writer.raw(",\"limitType\":")
+        writer.string(limitType)
+        writer.byte(UInt8(ascii: "}"))
+        do throws(QueryDecodingError) {
+            return try BundledQuery(jsonBytes: writer.bytes).query
+        } catch {
+            throw rawNode.error("structured_query: \(error.message)")
+        }
+    }
+}
+
+/// `now`, `now-7d`, `now+1h30m` → a signed offset in seconds (nil when malformed).
+enum RelativeTime {
+    private static let units: [Character: Int64] = ["w": 604_800, "d": 86_400, "h": 3_600, "m": 60, "s": 1]
+
+    static func seconds(_ text: String) -> Int64? {
+        guard text.hasPrefix("now") else { return nil }
+        let rest = text.dropFirst(3)
+        guard let sign = rest.first else { return 0 }
+        guard sign == "+" || sign == "-", rest.count > 1 else { return nil }
+        var total: Int64 = 0
+        var digits = ""
+        for character in rest.dropFirst() {
+            if character.isASCII, character.isNumber {
+                digits.append(character)
+            } else if let unit = units[character], let amount = Int64(digits), amount <= 10_000_000_000_000 / unit {
+                total += amount * unit
+                digits = ""
+            } else {
+                return nil
+            }
+        }
+        guard digits.isEmpty else { return nil }
+        return sign == "-" ? -total : total
+    }
+}
+
+/// Writes a YAML node as JSON, keeping YAML's scalar types (for `structured_query:`).
+enum YAMLToJSON {
+    static func write(_ node: ConfigNode, into writer: inout JSONWriter) throws(ConfigError) {
+        switch node.node {
+        case .scalar(let scalar):
+            switch node.tagName {
+            case .int:
+                guard let value = Int64(scalar.string) else { throw node.error("\(scalar.string) is not a 64-bit integer") }
+                writer.integer(value)
+            case .float:
+                guard let value = Double(scalar.string) else { throw node.error("\(scalar.string) is not a finite number") }
+                writer.double(value)
+            case .bool: writer.bool(scalar.string.lowercased() == "true")
+            case .null: writer.null()
+            default: writer.string(scalar.string)
+            }
+        case .sequence:
+            writer.byte(UInt8(ascii: "["))
+            for (index, item) in try node.sequence().enumerated() {
+                if index > 0 { writer.byte(UInt8(ascii: ",")) }
+                try write(item, into: &writer)
+            }
+            writer.byte(UInt8(ascii: "]"))
+        case .mapping:
+            writer.byte(UInt8(ascii: "{"))
+            for (index, entry) in try node.namedEntries().enumerated() {
+                if index > 0 { writer.byte(UInt8(ascii: ",")) }
+                writer.key(entry.name)
+                try write(entry.value, into: &writer)
+            }
+            writer.byte(UInt8(ascii: "}"))
+        case .alias:
+            throw node.error("YAML aliases are not supported")
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// `bundles/manifest.json`: what a site publishes, for apps (which bundle holds a named query)
+/// and for `verify`. It has no wall-clock fields, so an unchanged build writes identical bytes.
+public struct Manifest: Codable, Sendable, Equatable {
+    /// Bumped when a field changes meaning or disappears; new fields may appear within a version.
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int
+    /// The build's snapshot time T (RFC 3339, nine fraction digits, `Z`).
+    public var snapshotTime: String
+    public var project: String
+    public var database: String
+    /// Bundles in config order.
+    public var bundles: [Entry]
+    /// Named query → where to find it.
+    public var namedQueries: [String: QueryLocation]
+
+    public struct Entry: Codable, Sendable, Equatable {
+        public var id: String
+        /// The raw bundle, relative to the site root (`bundles/<id>.<hash16>.bundle`).
+        public var url: String
+        /// The gzip copy of the same bytes (`<url>.gz`).
+        public var gzipURL: String
+        /// Lowercase hex SHA-256 of the raw bundle bytes.
+        public var sha256: String
+        public var bytes: Int
+        public var gzipBytes: Int
+        /// Distinct documents in the bundle.
+        public var documents: Int
+        /// Its named queries, sorted by name.
+        public var namedQueries: [String]
+
+        public init(id: String, url: String, gzipURL: String, sha256: String, bytes: Int, gzipBytes: Int, documents: Int, namedQueries: [String]) {
+            self.id = id
+            self.url = url
+            self.gzipURL = gzipURL
+            self.sha256 = sha256
+            self.bytes = bytes
+            self.gzipBytes = gzipBytes
+            self.documents = documents
+            self.namedQueries = namedQueries
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, url, sha256, bytes, documents
+            case gzipURL = "gzip_url"
+            case gzipBytes = "gzip_bytes"
+            case namedQueries = "named_queries"
+        }
+    }
+
+    public struct QueryLocation: Codable, Sendable, Equatable {
+        public var bundle: String
+        public var url: String
+
+        public init(bundle: String, url: String) {
+            self.bundle = bundle
+            self.url = url
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case project, database, bundles
+        case schemaVersion = "schema_version"
+        case snapshotTime = "snapshot_time"
+        case namedQueries = "named_queries"
+    }
+
+    public init(snapshotTime: String, project: String, database: String, bundles: [Entry]) {
+        self.schemaVersion = Self.currentSchemaVersion
+        self.snapshotTime = snapshotTime
+        self.project = project
+        self.database = database
+        self.bundles = bundles
+        var queries: [String: QueryLocation] = [:]
+        for bundle in bundles {
+            for name in bundle.namedQueries {
+                queries[name] = QueryLocation(bundle: bundle.id, url: bundle.url)
+            }
+        }
+        self.namedQueries = queries
+    }
+
+    /// Pretty, key-sorted JSON with a final newline: deterministic and diff-friendly.
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try! encoder.encode(self)  // Only strings and integers: encoding cannot fail.
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    public static func decode(_ data: Data) throws -> Manifest {
+        try JSONDecoder().decode(Manifest.self, from: data)
+    }
+}

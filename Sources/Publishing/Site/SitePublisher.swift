@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Writes a build into `<output>/bundles/` so that readers never see a half-written site.
+///
+/// New files are written into a staging directory beside their final place (same file system),
+/// flushed to disk, then renamed into place; `manifest.json` is replaced last, by one atomic
+/// rename. A crash or error at any point leaves the previous manifest, and every file it
+/// references, as they were. Hashed bundle names mean a new build never overwrites a file an
+/// older manifest still points to.
+public struct SitePublisher: Sendable {
+    /// A file to publish under `bundles/`.
+    public struct File: Sendable {
+        public var name: String
+        /// The content as consecutive chunks (so large bundles need not be concatenated).
+        public var chunks: [[UInt8]]
+
+        public init(name: String, chunks: [[UInt8]]) {
+            self.name = name
+            self.chunks = chunks
+        }
+
+        var size: Int { chunks.reduce(0) { $0 + $1.count } }
+    }
+
+    /// What a publish changed.
+    public struct Outcome: Sendable, Equatable {
+        /// Files written (new or changed), by name.
+        public var written: [String]
+        /// Files already present with identical bytes, left untouched (mtime kept).
+        public var unchanged: [String]
+        public var manifestChanged: Bool
+    }
+
+    public let outputDirectory: String
+
+    public init(outputDirectory: String) {
+        self.outputDirectory = outputDirectory
+    }
+
+    public var bundlesDirectory: String { (outputDirectory as NSString).appendingPathComponent("bundles") }
+    public var manifestPath: String { (bundlesDirectory as NSString).appendingPathComponent("manifest.json") }
+
+    public func publish(files: [File], manifest: Data) throws(PublishError) -> Outcome {
+        let bundles = bundlesDirectory
+        do {
+            try FileManager.default.createDirectory(atPath: bundles, withIntermediateDirectories: true)
+        } catch {
+            throw PublishError(path: bundles, message: "cannot create the output directory: \(error.localizedDescription)")
+        }
+        let staging = (bundles as NSString).appendingPathComponent(".staging-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        guard mkdir(staging, 0o755) == 0 else {
+            throw PublishError(path: staging, message: "cannot create a staging directory: \(String(cString: strerror(errno)))")
+        }
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+
+        var outcome = Outcome(written: [], unchanged: [], manifestChanged: false)
+        for file in files {
+            let target = (bundles as NSString).appendingPathComponent(file.name)
+            if Self.hasContent(path: target, chunks: file.chunks, size: file.size) {
+                outcome.unchanged.append(file.name)
+                continue
+            }
+            let staged = (staging as NSString).appendingPathComponent(file.name)
+            try Self.writeDurably(path: staged, chunks: file.chunks)
+            try Self.rename(staged, to: target)
+            outcome.written.append(file.name)
+        }
+        try Self.syncDirectory(bundles)
+
+        let manifestPath = self.manifestPath
+        if !Self.hasContent(path: manifestPath, chunks: [Array(manifest)], size: manifest.count) {
+            let staged = (staging as NSString).appendingPathComponent("manifest.json")
+            try Self.writeDurably(path: staged, chunks: [Array(manifest)])
+            try Self.rename(staged, to: manifestPath)
+            try Self.syncDirectory(bundles)
+            outcome.manifestChanged = true
+        }
+        return outcome
+    }
+
+    /// True when `path` is a regular file holding exactly these bytes.
+    static func hasContent(path: String, chunks: [[UInt8]], size: Int) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else { return false }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        for chunk in chunks {
+            guard let data = try? handle.read(upToCount: chunk.count), data.elementsEqual(chunk) else { return false }
+        }
+        return true
+    }
+
+    static func writeDurably(path: String, chunks: [[UInt8]]) throws(PublishError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw PublishError(path: path, message: "cannot create: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        for chunk in chunks {
+            var offset = 0
+            while offset < chunk.count {
+                let written = chunk.withUnsafeBytes { write(fd, $0.baseAddress! + offset, chunk.count - offset) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw PublishError(path: path, message: "cannot write: \(String(cString: strerror(errno)))")
+                }
+                offset += written
+            }
+        }
+        guard fsync(fd) == 0 else { throw PublishError(path: path, message: "cannot flush to disk: \(String(cString: strerror(errno)))") }
+    }
+
+    static func rename(_ source: String, to target: String) throws(PublishError) {
+        guard Foundation.rename(source, target) == 0 else {
+            throw PublishError(path: target, message: "cannot move into place: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    static func syncDirectory(_ path: String) throws(PublishError) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else { throw PublishError(path: path, message: "cannot open directory: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw PublishError(path: path, message: "cannot flush directory: \(String(cString: strerror(errno)))") }
+    }
+}

@@ -1,0 +1,142 @@
+import BundleFormat
+import Crypto
+import FirestoreModel
+import Foundation
+import QueryEngine
+
+/// Checks a published site the way clients and CDNs will meet it: the manifest parses, every
+/// bundle it lists exists with the recorded size and SHA-256, its gzip copy holds the same
+/// bytes, the bundle passes the strict reader (what any client rejects), and each named query's
+/// document list equals what the query engine returns over the bundle's documents.
+public struct SiteVerifier: Sendable {
+    /// One thing wrong with the site.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The bundle id, or nil for the manifest itself.
+        public var bundle: String?
+        public var message: String
+
+        public var description: String { bundle.map { "\($0): \(message)" } ?? "manifest: \(message)" }
+    }
+
+    /// The outcome: the bundles that passed and every problem found.
+    public struct Report: Sendable {
+        public var checkedBundles: [String]
+        public var problems: [Problem]
+        public var warnings: [Problem]
+        public var isValid: Bool { problems.isEmpty }
+    }
+
+    public let siteDirectory: String
+
+    public init(siteDirectory: String) {
+        self.siteDirectory = siteDirectory
+    }
+
+    public func verify() -> Report {
+        var report = Report(checkedBundles: [], problems: [], warnings: [])
+        let manifestPath = (siteDirectory as NSString).appendingPathComponent("bundles/manifest.json")
+        guard let data = FileManager.default.contents(atPath: manifestPath) else {
+            report.problems.append(Problem(bundle: nil, message: "\(manifestPath) is missing; run bundlepress build first"))
+            return report
+        }
+        let manifest: Manifest
+        do {
+            manifest = try Manifest.decode(data)
+        } catch {
+            report.problems.append(Problem(bundle: nil, message: "\(manifestPath) is not a valid manifest: \(error)"))
+            return report
+        }
+        guard manifest.schemaVersion == Manifest.currentSchemaVersion else {
+            report.problems.append(Problem(bundle: nil, message: "schema_version \(manifest.schemaVersion) is not \(Manifest.currentSchemaVersion)"))
+            return report
+        }
+        if manifest.bundles.isEmpty {
+            report.problems.append(Problem(bundle: nil, message: "lists no bundles"))
+        }
+        let database = DatabaseID(project: manifest.project, database: manifest.database)
+        for (name, location) in manifest.namedQueries {
+            guard let entry = manifest.bundles.first(where: { $0.id == location.bundle }), entry.url == location.url,
+                  entry.namedQueries.contains(name)
+            else {
+                report.problems.append(Problem(bundle: nil, message: "named_queries.\(name) points to \(location.bundle) at \(location.url), which does not list it"))
+                continue
+            }
+        }
+        for entry in manifest.bundles {
+            let problems = verify(entry, database: database, manifest: manifest, warnings: &report.warnings)
+            if problems.isEmpty {
+                report.checkedBundles.append(entry.id)
+            } else {
+                report.problems += problems.map { Problem(bundle: entry.id, message: $0) }
+            }
+        }
+        return report
+    }
+
+    private func verify(_ entry: Manifest.Entry, database: DatabaseID, manifest: Manifest, warnings: inout [Problem]) -> [String] {
+        guard let raw = read(entry.url), let gzip = read(entry.gzipURL) else {
+            return ["\(entry.url) or \(entry.gzipURL) is missing or unreadable"]
+        }
+        var problems: [String] = []
+        if raw.count != entry.bytes { problems.append("\(entry.url) has \(raw.count) bytes, the manifest says \(entry.bytes)") }
+        if gzip.count != entry.gzipBytes { problems.append("\(entry.gzipURL) has \(gzip.count) bytes, the manifest says \(entry.gzipBytes)") }
+        let digest = SHA256.hash(data: raw).map { String(format: "%02x", $0) }.joined()
+        if digest != entry.sha256 { problems.append("\(entry.url) has SHA-256 \(digest), the manifest says \(entry.sha256)") }
+        if !entry.url.hasSuffix(".\(entry.sha256.prefix(16)).bundle") {
+            problems.append("\(entry.url) is not named by its content hash (\(entry.sha256.prefix(16)))")
+        }
+        do {
+            if try GzipDecompressor.decompress(gzip) != raw { problems.append("\(entry.gzipURL) does not decompress to \(entry.url)") }
+        } catch {
+            problems.append("\(entry.gzipURL): \(error)")
+        }
+        let contents: BundleContents
+        do {
+            contents = try BundleReader.read(raw, database: database)
+        } catch {
+            return problems + error.problems.map(\.description)
+        }
+        warnings += contents.warnings.map { Problem(bundle: entry.id, message: $0.description) }
+        if contents.metadata.id != entry.id { problems.append("metadata id is \"\(contents.metadata.id)\", the manifest says \"\(entry.id)\"") }
+        if Int(contents.metadata.totalDocuments) != entry.documents {
+            problems.append("holds \(contents.metadata.totalDocuments) documents, the manifest says \(entry.documents)")
+        }
+        let names = contents.namedQueries.map(\.name).sorted()
+        if names != entry.namedQueries.sorted() {
+            problems.append("named queries are \(names), the manifest says \(entry.namedQueries.sorted())")
+        }
+        return problems + checkQueryResults(contents, database: database)
+    }
+
+    /// Each named query, run over the bundle's documents, must return exactly the documents
+    /// whose metadata lists it: that is what a client computes after loading the bundle.
+    private func checkQueryResults(_ contents: BundleContents, database: DatabaseID) -> [String] {
+        var store = DocumentStore(database: database)
+        for bundled in contents.documents {
+            if let document = bundled.document { store.insert(document) }
+        }
+        var problems: [String] = []
+        for named in contents.namedQueries {
+            let bundledQuery: BundledQuery
+            do throws(QueryDecodingError) {
+                bundledQuery = try BundledQuery(jsonBytes: named.bundledQuery.bytes)
+            } catch {
+                problems.append("named query \"\(named.name)\": \(error)")
+                continue
+            }
+            let expected = Set(contents.documents.filter { $0.metadata.queries.contains(named.name) }.map(\.metadata.name.path))
+            let actual = store.evaluate(bundledQuery.query).map(\.path)
+            if Set(actual) != expected || actual.count != expected.count {
+                let missing = expected.subtracting(actual).map(\.description).sorted()
+                let extra = Set(actual).subtracting(expected).map(\.description).sorted()
+                problems.append("named query \"\(named.name)\" returns \(actual.count) documents over the bundle but \(expected.count) list it (missing: \(missing.prefix(5)), unexpected: \(extra.prefix(5)))")
+            }
+        }
+        return problems
+    }
+
+    private func read(_ relative: String) -> [UInt8]? {
+        guard !relative.hasPrefix("/"), !relative.split(separator: "/").contains("..") else { return nil }
+        return FileManager.default.contents(atPath: (siteDirectory as NSString).appendingPathComponent(relative)).map(Array.init)
+    }
+}

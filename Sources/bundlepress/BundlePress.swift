@@ -1,0 +1,20 @@
+import ArgumentParser
+
+@main
+struct BundlePress: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bundlepress",
+        abstract: "Publish Cloud Firestore data bundles as static files.",
+        discussion: """
+            Reads Firestore document exports, runs the named queries configured in pipeline.yml, \
+            and writes content-hashed bundle files, their gzip copies and a manifest into a static \
+            site directory any CDN can serve.
+
+            Exit status: 0 success · 1 verification found problems · 64 usage error · \
+            65 invalid input data · 66 input file missing · 74 I/O error while writing · \
+            78 configuration error.
+            """,
+        version: "0.1.0",
+        subcommands: [Build.self, Inspect.self, Verify.self]
+    )
+}

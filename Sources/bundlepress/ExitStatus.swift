@@ -1,0 +1,31 @@
+import ArgumentParser
+import BundleFormat
+import Publishing
+
+/// The process exit statuses, from sysexits(3) so cron wrappers and CI can tell them apart.
+enum ExitStatus {
+    /// `verify` or `inspect` found problems in what was checked.
+    static let problemsFound = ExitCode(1)
+    /// The input data is invalid (a malformed export, duplicate documents, bad times).
+    static let dataError = ExitCode(65)
+    /// An input file or pattern matched nothing or could not be opened.
+    static let noInput = ExitCode(66)
+    /// Writing the site failed (disk full, permissions).
+    static let ioError = ExitCode(74)
+    /// pipeline.yml is invalid.
+    static let configError = ExitCode(78)
+
+    static func code(for error: BuildError) -> ExitCode {
+        switch error {
+        case .config: return configError
+        case .noInputFiles: return noInput
+        case .input(let inputError):
+            switch inputError {
+            case .unreadable, .isDirectory: return noInput
+            default: return dataError
+            }
+        case .data, .bundle: return dataError
+        case .publish: return ioError
+        }
+    }
+}

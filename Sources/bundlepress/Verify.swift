@@ -1,0 +1,31 @@
+import ArgumentParser
+import Publishing
+
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a published site: manifest, hashes, gzip copies, strict bundle reads, query results.",
+        discussion: """
+            For every bundle in <dir>/bundles/manifest.json: the file and its .gz exist with the \
+            recorded sizes and SHA-256, the .gz decompresses to the same bytes, the bundle passes \
+            the strict reader, and each named query run over the bundle returns exactly the \
+            documents the bundle lists for it. Exits 1 when anything is wrong.
+            """
+    )
+
+    @Argument(help: "The site directory.")
+    var directory = "site"
+
+    @Flag(name: .shortAndLong, help: "Print only problems.")
+    var quiet = false
+
+    func run() throws {
+        var terminal = Terminal()
+        let report = SiteVerifier(siteDirectory: directory).verify()
+        for warning in report.warnings { terminal.warning(warning.description) }
+        for problem in report.problems { terminal.error(problem.description) }
+        if !quiet {
+            print("\(report.checkedBundles.count) bundles ok, \(Set(report.problems.compactMap(\.bundle)).count) with problems\(report.problems.contains { $0.bundle == nil } ? ", manifest problems" : "")")
+        }
+        if !report.isValid { throw ExitStatus.problemsFound }
+    }
+}
