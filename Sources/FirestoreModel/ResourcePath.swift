@@ -24,11 +24,17 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
             self.init(segments: [])
             return
         }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let parts = Self.splitSegments(path)
         if parts.contains(where: \.isEmpty) {
             throw PathError("\"\(path)\" has an empty path segment (a leading, trailing or doubled '/')")
         }
         self.init(segments: parts)
+    }
+
+    /// `text` split at every `/`, empty parts kept. Splits UTF-8 bytes rather than
+    /// `Character`s (several times faster; `/` is ASCII, so every part is valid UTF-8).
+    static func splitSegments(_ text: String) -> [String] {
+        text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
     }
 
     public var isEmpty: Bool { segments.isEmpty }
@@ -136,7 +142,7 @@ public struct ResourceName: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `projects/{p}/databases/{d}/documents[/path…]`.
     public init(parsing name: String) throws(PathError) {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let parts = ResourcePath.splitSegments(name)
         guard parts.count >= 5, parts[0] == "projects", parts[2] == "databases", parts[4] == "documents",
               !parts[1].isEmpty, !parts[3].isEmpty
         else {

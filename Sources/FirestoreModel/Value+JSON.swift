@@ -236,13 +236,13 @@ extension MapValue {
         guard case .object(let object) = node.kind else {
             throw ValueDecodingError(offset: node.offset, message: "fields must be an object of field name → value, found \(node.kindDescription)")
         }
-        var pairs: [(String, Value)] = []
-        pairs.reserveCapacity(object.count)
+        var fields: [Field] = []
+        fields.reserveCapacity(object.count)
         for member in object.members {
-            pairs.append((member.key, try Value(protoJSON: member.value, relativeTo: database)))
+            fields.append(Field(key: member.key, value: try Value(protoJSON: member.value, relativeTo: database)))
         }
-        // The parser already rejected duplicate keys, so nothing is lost here.
-        self.init(pairs)
+        // The parser already rejected duplicate keys.
+        self.init(distinctKeys: fields)
     }
 
     /// Writes `{"key":value,…}` with keys in UTF-8 order (`{}` when empty).

@@ -68,6 +68,16 @@ public struct MapValue: Sendable {
         self.fields = unique
     }
 
+    /// Builds a map from fields whose keys are known to be distinct (a parsed JSON object):
+    /// a plain sort, without the stable sort and de-duplication of ``init(_:)``.
+    init(distinctKeys fields: [Field]) {
+        var fields = fields
+        if !zip(fields, fields.dropFirst()).allSatisfy({ UTF8Order.compare($0.key, $1.key) == .less }) {
+            fields.sort { UTF8Order.compare($0.key, $1.key) == .less }
+        }
+        self.fields = fields
+    }
+
     public var isEmpty: Bool { fields.isEmpty }
     public var count: Int { fields.count }
 
