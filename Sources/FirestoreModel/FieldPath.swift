@@ -14,34 +14,39 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
         segments.count == 1 && UTF8Order.equal(segments[0], "__name__")
     }
 
-    /// Parses the server format (`FieldPath.fromServerFormat` in the SDKs): dot-separated
-    /// segments, backticks quote a segment, `\` escapes inside backticks.
+    /// Parses the server format exactly as the clients do (`FieldPath.fromServerFormat`):
+    /// dot-separated segments, backticks quote a segment, and `\` escapes `\`, `.` or `` ` ``
+    /// anywhere. Empty segments (also a quoted "``") are an error.
     public init(serverFormat text: String) throws(PathError) {
         var segments: [String] = []
         var current = ""
         var inBackticks = false
-        var sawBackticks = false
         var iterator = text.unicodeScalars.makeIterator()
+        func finishSegment() throws(PathError) {
+            guard !current.isEmpty else {
+                throw PathError("field path \"\(text)\" has an empty segment (it must not be empty, begin or end with '.', or contain '..')")
+            }
+            segments.append(current)
+            current = ""
+        }
         while let scalar = iterator.next() {
             switch scalar {
-            case "\\" where inBackticks:
+            case "\\":
                 guard let next = iterator.next() else { throw PathError("field path \"\(text)\" ends with a lone '\\'") }
+                guard next == "\\" || next == "." || next == "`" else {
+                    throw PathError("field path \"\(text)\" has an invalid escape '\\\(next)'; only \\\\, \\. and \\` are allowed")
+                }
                 current.unicodeScalars.append(next)
             case "`":
                 inBackticks.toggle()
-                sawBackticks = true
             case "." where !inBackticks:
-                guard !current.isEmpty || sawBackticks else { throw PathError("field path \"\(text)\" has an empty segment") }
-                segments.append(current)
-                current = ""
-                sawBackticks = false
+                try finishSegment()
             default:
                 current.unicodeScalars.append(scalar)
             }
         }
+        try finishSegment()
         guard !inBackticks else { throw PathError("field path \"\(text)\" has an unclosed backtick") }
-        guard !current.isEmpty || sawBackticks else { throw PathError("field path \"\(text)\" has an empty segment") }
-        segments.append(current)
         self.segments = segments
     }
 
@@ -70,17 +75,20 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
         return quoted + "`"
     }
 
-    /// Field-path order used for implicit orderBys: segment by segment (UTF-8), shorter first.
+    /// Field-path order used for implicit orderBys: segment by segment as the clients compare
+    /// path segments (`BasePath.comparator`: `__id<n>__` segments first and numerically, others
+    /// by UTF-8), shorter first.
     public static func compare(_ lhs: FieldPath, _ rhs: FieldPath) -> Ordering {
         for (l, r) in zip(lhs.segments, rhs.segments) {
-            let order = UTF8Order.compare(l, r)
+            let order = ResourcePath.compareSegments(l, r)
             if order != .equal { return order }
         }
         return Ordering.of(lhs.segments.count, rhs.segments.count)
     }
 
+    /// Byte-exact equality of the segments (consistent with `hash(into:)`).
     public static func == (lhs: FieldPath, rhs: FieldPath) -> Bool {
-        compare(lhs, rhs) == .equal
+        lhs.segments.count == rhs.segments.count && zip(lhs.segments, rhs.segments).allSatisfy { UTF8Order.equal($0, $1) }
     }
 
     public func hash(into hasher: inout Hasher) {

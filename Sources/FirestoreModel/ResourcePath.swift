@@ -85,7 +85,8 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
         return Ordering.of(lhs.segments.count, rhs.segments.count)
     }
 
-    private static func compareSegments(_ lhs: String, _ rhs: String) -> Ordering {
+    /// One segment of a document key or field path in the clients' order (`BasePath.compareSegments`).
+    static func compareSegments(_ lhs: String, _ rhs: String) -> Ordering {
         switch (NumericID(lhs), NumericID(rhs)) {
         case let (l?, r?): return NumericID.compare(l, r)
         case (.some, nil): return .less

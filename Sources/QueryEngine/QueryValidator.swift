@@ -41,7 +41,6 @@ public struct QueryValidator: Sendable {
                 found += leafProblems(field, op, value)
             }
         }
-        found += unaryKeyProblems(query.filters)
         found += combinationProblems(query)
         found += cursorProblems(query)
         found += limitProblems(query)
@@ -96,19 +95,6 @@ public struct QueryValidator: Sendable {
         case .lessThan, .lessThanOrEqual, .equal, .notEqual, .greaterThan, .greaterThanOrEqual:
             guard !value.isReferenceValue else { return [] }
             return [QueryProblem(rule: .documentKey, message: "'__name__ \(op.symbol)' needs a document reference, found a value of type \(value.typeName)")]
-        }
-    }
-
-    private func unaryKeyProblems(_ filters: [Filter]) -> [QueryProblem] {
-        filters.flatMap { filter -> [QueryProblem] in
-            switch filter {
-            case .unary(let field, let op) where field.isDocumentKey:
-                return [QueryProblem(rule: .documentKey, message: "\(op.rawValue) on __name__ is not allowed: a document key is never null or NaN")]
-            case .composite(_, let children):
-                return unaryKeyProblems(children)
-            default:
-                return []
-            }
         }
     }
 
