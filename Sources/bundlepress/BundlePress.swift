@@ -15,6 +15,6 @@ struct BundlePress: ParsableCommand {
             78 configuration error.
             """,
         version: "0.1.0",
-        subcommands: [Build.self, Inspect.self, Verify.self]
+        subcommands: [Build.self, Inspect.self, Verify.self, QueryCommand.self]
     )
 }

@@ -71,7 +71,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// A named query over a collection that no input holds is almost always a typo.
-    private func checkCollectionsExist(_ config: PipelineConfig, store: DocumentStore) throws(BuildError) {
+    func checkCollectionsExist(_ config: PipelineConfig, store: DocumentStore) throws(BuildError) {
         for bundle in config.bundles {
             for named in bundle.queries {
                 let query = named.query

@@ -1,0 +1,81 @@
+import ExportReader
+import FirestoreModel
+import JSONCore
+import QueryEngine
+
+/// A query evaluated over exports: what `bundlepress query` prints and what a client computes
+/// for the same query over the same documents.
+public struct QueryResult: Sendable {
+    public var database: DatabaseID
+    public var query: Query
+    /// The matching documents in query order.
+    public var documents: [Document]
+}
+
+/// Runs one query over export files without writing anything: the engine's public surface for
+/// "what will the client see?".
+public enum QueryRunner {
+    /// Runs the named query `name` of `config` over the config's inputs, resolved exactly as a
+    /// build resolves it (snapshot time, cursors at documents).
+    public static func run(namedQuery name: String, config: PipelineConfig) throws(BuildError) -> QueryResult {
+        guard config.bundles.contains(where: { $0.queries.contains { $0.name == name } }) else {
+            let known = config.bundles.flatMap { $0.queries.map(\.name) }.sorted().joined(separator: ", ")
+            throw .config(ConfigError("\(config.file) has no named query \"\(name)\" (named queries: \(known))", at: nil))
+        }
+        let inputs = try LoadedInputs.load(config) { _ in }
+        let resolved: PipelineConfig
+        do throws(ConfigError) {
+            resolved = try config.resolvingQueries(snapshotTime: inputs.snapshotTime, store: inputs.store)
+        } catch {
+            throw .config(error)
+        }
+        try SiteBuilder(config: resolved).checkCollectionsExist(resolved, store: inputs.store)
+        let spec = resolved.bundles.flatMap(\.queries).first { $0.name == name }!
+        return QueryResult(database: config.database, query: spec.query, documents: inputs.store.evaluate(spec.query))
+    }
+
+    /// Runs a query given as JSON over export files.
+    ///
+    /// - Parameters:
+    ///   - json: a BundledQuery `{"parent", "structuredQuery", "limitType"}` as in a bundle's
+    ///     namedQuery, or a bare StructuredQuery (then `database` is required).
+    ///   - file: the name of the JSON's file, for error locations.
+    ///   - inputs: export files; names of another project or database are re-rooted to the
+    ///     query's database, as `build` does. A document in several inputs: the last one wins.
+    ///   - database: overrides the database of the query's parent.
+    public static func run(json: [UInt8], file: String, inputs: [String], database: DatabaseID?) throws(BuildError) -> QueryResult {
+        let map = SourceMap(file: file, bytes: json)
+        let node: JSONNode
+        do throws(JSONSyntaxError) {
+            node = try JSONParser.parse(json)
+        } catch {
+            throw .data("invalid JSON: \(error.message)", location: map.location(ofOffset: error.offset))
+        }
+        var bundled: BundledQuery
+        do throws(QueryDecodingError) {
+            if node.objectValue?["structuredQuery"] != nil {
+                bundled = try BundledQuery(json: node)
+            } else {
+                guard let database else {
+                    throw QueryDecodingError(offset: node.offset, message: "a bare StructuredQuery has no parent; pass --project (and --database) or give a BundledQuery {\"parent\", \"structuredQuery\", \"limitType\"}")
+                }
+                let query = try Query(structuredQuery: node, parent: ResourceName(database: database, path: .root))
+                bundled = BundledQuery(database: database, query: query)
+            }
+        } catch {
+            throw .data(error.message, location: map.location(ofOffset: error.offset))
+        }
+        if let database { bundled.database = database }
+
+        let reader = ExportReader(target: bundled.database)
+        var store = DocumentStore(database: bundled.database)
+        for input in inputs {
+            do throws(ExportError) {
+                try reader.read(input) { store.insert($0.document) }
+            } catch {
+                throw .input(error)
+            }
+        }
+        return QueryResult(database: bundled.database, query: bundled.query, documents: store.evaluate(bundled.query))
+    }
+}
