@@ -27,13 +27,7 @@ struct Build: ParsableCommand {
 
     func run() throws {
         var terminal = Terminal()
-        let pipeline: PipelineConfig
-        do {
-            pipeline = try PipelineConfig.load(file: config)
-        } catch {
-            terminal.error(error.description)
-            throw ExitStatus.configError
-        }
+        let pipeline = try PipelineConfig.loadForCommand(config, terminal: &terminal)
         let builder = SiteBuilder(config: pipeline, outputDirectory: output)
         let showProgress = !quiet && !json
         let report: BuildReport

@@ -29,3 +29,15 @@ enum ExitStatus {
         }
     }
 }
+
+extension PipelineConfig {
+    /// Loads the config for a command, reporting a problem on standard error and exiting 78.
+    static func loadForCommand(_ file: String, terminal: inout Terminal) throws -> PipelineConfig {
+        do {
+            return try PipelineConfig.load(file: file)
+        } catch {
+            terminal.error(error.description)
+            throw ExitStatus.configError
+        }
+    }
+}

@@ -73,22 +73,13 @@ struct Inspect: ParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// `{"metadata", "namedQueries": [{name, readTime, bundledQuery}], "documents": [{name, readTime, exists, queries, document}]}`
-    /// with values in the bundle's own proto3 JSON.
+    /// `{"metadata", "gzip", "namedQueries": [{name, readTime, bundledQuery}], "documents": [{metadata, document}]}`,
+    /// each part in the bundle's own JSON form.
     private func jsonReport(_ contents: BundleContents) -> String {
-        let metadata = contents.metadata
         var writer = JSONWriter()
-        writer.raw("{\"metadata\":{\"id\":")
-        writer.string(metadata.id)
-        writer.raw(",\"createTime\":")
-        writer.string(metadata.createTime.rfc3339)
-        writer.raw(",\"version\":")
-        writer.integer(metadata.version)
-        writer.raw(",\"totalDocuments\":")
-        writer.integer(metadata.totalDocuments)
-        writer.raw(",\"totalBytes\":")
-        writer.integer(metadata.totalBytes)
-        writer.raw("},\"gzip\":")
+        writer.raw("{\"metadata\":")
+        contents.metadata.encodeJSON(into: &writer)
+        writer.raw(",\"gzip\":")
         writer.bool(contents.wasGzipped)
         writer.raw(",\"namedQueries\":[")
         for (index, query) in contents.namedQueries.enumerated() {
@@ -104,18 +95,8 @@ struct Inspect: ParsableCommand {
         writer.raw("],\"documents\":[")
         for (index, bundled) in contents.documents.enumerated() {
             if index > 0 { writer.byte(UInt8(ascii: ",")) }
-            writer.raw("{\"name\":")
-            writer.string(bundled.metadata.name.description)
-            writer.raw(",\"readTime\":")
-            writer.string(bundled.metadata.readTime.rfc3339)
-            writer.raw(",\"exists\":")
-            writer.bool(bundled.metadata.exists)
-            writer.raw(",\"queries\":[")
-            for (queryIndex, name) in bundled.metadata.queries.enumerated() {
-                if queryIndex > 0 { writer.byte(UInt8(ascii: ",")) }
-                writer.string(name)
-            }
-            writer.byte(UInt8(ascii: "]"))
+            writer.raw("{\"metadata\":")
+            bundled.metadata.encodeJSON(into: &writer)
             if let document = bundled.document, let database = contents.database {
                 writer.raw(",\"document\":")
                 document.encodeBundleJSON(into: &writer, database: database)

@@ -60,13 +60,7 @@ struct QueryCommand: ParsableCommand {
         let result: QueryResult
         do {
             if let name {
-                let pipeline: PipelineConfig
-                do {
-                    pipeline = try PipelineConfig.load(file: config)
-                } catch {
-                    terminal.error(error.description)
-                    throw ExitStatus.configError
-                }
+                let pipeline = try PipelineConfig.loadForCommand(config, terminal: &terminal)
                 result = try QueryRunner.run(namedQuery: name, config: pipeline)
             } else {
                 let file = structuredQuery!

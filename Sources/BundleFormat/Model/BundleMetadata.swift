@@ -1,4 +1,5 @@
 import FirestoreModel
+import JSONCore
 
 /// The first element of every bundle: `{"metadata":{"id","createTime","version","totalDocuments","totalBytes"}}`.
 ///
@@ -22,5 +23,23 @@ public struct BundleMetadata: Sendable, Equatable {
         self.version = version
         self.totalDocuments = totalDocuments
         self.totalBytes = totalBytes
+    }
+}
+
+extension BundleMetadata {
+    /// Writes `{"id","createTime","version","totalDocuments","totalBytes"}` exactly as a bundle's
+    /// metadata element holds it (bundle-format.md §10).
+    public func encodeJSON(into writer: inout JSONWriter) {
+        writer.raw("{\"id\":")
+        writer.string(id)
+        writer.raw(",\"createTime\":")
+        writer.string(createTime.rfc3339)
+        writer.raw(",\"version\":")
+        writer.integer(version)
+        writer.raw(",\"totalDocuments\":")
+        writer.integer(totalDocuments)
+        writer.raw(",\"totalBytes\":")
+        writer.integer(totalBytes)
+        writer.byte(UInt8(ascii: "}"))
     }
 }

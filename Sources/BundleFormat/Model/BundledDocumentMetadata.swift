@@ -1,4 +1,5 @@
 import FirestoreModel
+import JSONCore
 
 /// A `documentMetadata` element: announces a document, says whether it exists, and lists the
 /// named queries whose results contain it.
@@ -17,5 +18,29 @@ public struct BundledDocumentMetadata: Sendable, Equatable {
         self.readTime = readTime
         self.exists = exists
         self.queries = queries
+    }
+}
+
+extension BundledDocumentMetadata {
+    /// Writes `{"name","readTime","exists","queries"}` exactly as a bundle's documentMetadata
+    /// element holds it (bundle-format.md §10).
+    public func encodeJSON(into writer: inout JSONWriter) {
+        Self.encodeJSON(name: name.description, readTime: readTime.rfc3339, exists: exists, queries: queries, into: &writer)
+    }
+
+    /// The same from pre-formatted parts, so the writer formats the shared read time once.
+    static func encodeJSON(name: String, readTime: String, exists: Bool, queries: [String], into writer: inout JSONWriter) {
+        writer.raw("{\"name\":")
+        writer.string(name)
+        writer.raw(",\"readTime\":")
+        writer.string(readTime)
+        writer.raw(",\"exists\":")
+        writer.bool(exists)
+        writer.raw(",\"queries\":[")
+        for (index, query) in queries.enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            writer.string(query)
+        }
+        writer.raw("]}")
     }
 }

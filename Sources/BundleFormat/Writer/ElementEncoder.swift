@@ -19,17 +19,9 @@ enum ElementEncoder {
 
     static func metadata(_ metadata: BundleMetadata) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 160)
-        writer.raw("{\"metadata\":{\"id\":")
-        writer.string(metadata.id)
-        writer.raw(",\"createTime\":")
-        writer.string(metadata.createTime.rfc3339)
-        writer.raw(",\"version\":")
-        writer.integer(metadata.version)
-        writer.raw(",\"totalDocuments\":")
-        writer.integer(metadata.totalDocuments)
-        writer.raw(",\"totalBytes\":")
-        writer.integer(metadata.totalBytes)
-        writer.raw("}}")
+        writer.raw("{\"metadata\":")
+        metadata.encodeJSON(into: &writer)
+        writer.byte(UInt8(ascii: "}"))
         return writer.bytes
     }
 
@@ -47,18 +39,9 @@ enum ElementEncoder {
 
     static func documentMetadata(name: String, readTime: String, exists: Bool, queries: [String]) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: name.utf8.count + 128)
-        writer.raw("{\"documentMetadata\":{\"name\":")
-        writer.string(name)
-        writer.raw(",\"readTime\":")
-        writer.string(readTime)
-        writer.raw(",\"exists\":")
-        writer.bool(exists)
-        writer.raw(",\"queries\":[")
-        for (index, query) in queries.enumerated() {
-            if index > 0 { writer.byte(UInt8(ascii: ",")) }
-            writer.string(query)
-        }
-        writer.raw("]}}")
+        writer.raw("{\"documentMetadata\":")
+        BundledDocumentMetadata.encodeJSON(name: name, readTime: readTime, exists: exists, queries: queries, into: &writer)
+        writer.byte(UInt8(ascii: "}"))
         return writer.bytes
     }
 
