@@ -182,6 +182,11 @@ struct QueryLanguageTests {
         #expect(try parse("collection: c\norder_by: [[a, descending], [b, ASC], [c]]").orderBy
             == [OrderBy(field("a"), .descending), OrderBy(field("b"), .ascending), OrderBy(field("c"), .ascending)])
         #expect(try parse("collection: c\norder_by:\n  - a\n  - [b, desc]").orderBy == [OrderBy(field("a")), OrderBy(field("b"), .descending)])
+        // A direction word where a field is expected is a mistake for [[field, desc]], not a field.
+        let pair = try #require(configError(config("collection: c\norder_by: [score, desc]")))
+        #expect(pair.message.contains("\"desc\" in order_by is read as a field name; for a direction write [[field, desc]]"), "\(pair)")
+        #expect(pair.location?.line == 8 && pair.location?.column == 27, "\(pair)")
+        #expect(try parse("collection: c\norder_by: ['`desc`']").orderBy == [OrderBy(FieldPath(segments: ["desc"]))])
         let error = try #require(configError(config("collection: c\norder_by: [[a, up]]")))
         #expect(error.message.contains("direction must be asc or desc, found \"up\""))
         #expect(error.location?.line == 8)
