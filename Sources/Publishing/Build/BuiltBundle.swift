@@ -32,7 +32,8 @@ struct BuiltBundle {
             do throws(BundleWriterError) {
                 try writer.addNamedQuery(name: named.name, bundledQuery: bundled.jsonBytes)
             } catch {
-                throw .bundle(id: spec.id, error)
+                // The query came from pipeline.yml: point at it, so the user knows what to change.
+                throw .config(ConfigError("bundle \"\(spec.id)\": \(error)", at: named.location))
             }
             for document in store.evaluate(named.query) {
                 membership[document.path, default: []].append(named.name)

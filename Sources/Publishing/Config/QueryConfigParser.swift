@@ -165,7 +165,12 @@ struct QueryConfigParser {
     }
 
     private func parseOrder(_ node: ConfigNode) throws(ConfigError) -> OrderBy {
-        if case .scalar = node.node {
+        if case .scalar(let scalar) = node.node {
+            // `order_by: [score, desc]` would order by a field named "desc", which no document
+            // has, so the query would silently return nothing.
+            if ["asc", "ascending", "desc", "descending"].contains(scalar.string.lowercased()) {
+                throw node.error("\"\(scalar.string)\" in order_by is read as a field name; for a direction write [[field, \(scalar.string)]] (a field really named so goes in backticks)")
+            }
             return OrderBy(try parseField(node), .ascending)
         }
         let parts = try node.sequence()

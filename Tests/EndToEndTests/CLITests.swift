@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+@Suite("bundlepress CLI on the example")
+struct CLITests {
+    @Test func binaryIsFound() {
+        if case .failure(let error) = bundlepressBinary {
+            Issue.record(Comment(rawValue: error.description))
+        }
+    }
+
+    @Test func buildThenVerify() throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        let build = try example.run("build")
+        #expect(build.status == 0, "\(build)")
+        #expect(build.stderr == "", "progress or warnings on a non-terminal: \(build)")
+        let lines = build.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(build)")
+        let summary = try #require(lines.last)
+        #expect(summary.hasPrefix("Built 3 bundles (3 written, 0 unchanged) from 536 documents in 4 files: "), "\(summary)")
+        #expect(summary.hasSuffix("→ site/bundles/manifest.json"), "\(summary)")
+        for (line, id) in zip(lines, ["front-page", "sections", "community"]) {
+            #expect(line.hasPrefix("  \(id)."), "\(line)")
+            #expect(line.hasSuffix("(written)"), "\(line)")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: example.file("site/bundles")).sorted()
+        #expect(files.count == 7, "\(files)")
+        #expect(files.filter { $0.hasSuffix(".bundle.gz") }.count == 3)
+
+        let verify = try example.run("verify", "site")
+        #expect(verify.status == 0, "\(verify)")
+        #expect(verify.stdout == "3 bundles ok, 0 with problems\n", "\(verify)")
+        #expect(verify.stderr == "")
+        // `site` is the default directory.
+        #expect(try example.run("verify", "--quiet").stdout == "")
+    }
+
+    @Test func quietBuildPrintsNothing() throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        let result = try example.run("build", "--quiet")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "")
+        #expect(result.stderr == "")
+        #expect(FileManager.default.fileExists(atPath: example.file("site/bundles/manifest.json")))
+    }
+
+    @Test func jsonReportThenUnchangedRebuild() throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        let first = try example.run("build", "--json")
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stderr == "")
+        let report = try jsonObject(first.stdout)
+        #expect(report["inputDocuments"] as? Int == 536)
+        #expect(report["inputFiles"] as? Int == 4)
+        #expect(report["manifestChanged"] as? Bool == true)
+        #expect(report["outputDirectory"] as? String == "site")
+        let manifest = try example.manifest()
+        #expect(report["snapshotTime"] as? String == manifest["snapshot_time"] as? String)
+        let bundles = try #require(report["bundles"] as? [[String: Any]])
+        #expect(bundles.compactMap { $0["id"] as? String } == ["front-page", "sections", "community"])
+        #expect(bundles.allSatisfy { $0["unchanged"] as? Bool == false })
+        let entries = try example.manifestBundles()
+        for (bundle, entry) in zip(bundles, entries) {
+            #expect("bundles/" + (bundle["file"] as? String ?? "?") == entry["url"] as? String)
+            #expect(bundle["documents"] as? Int == entry["documents"] as? Int)
+            #expect(bundle["bytes"] as? Int == entry["bytes"] as? Int)
+            #expect(bundle["gzipBytes"] as? Int == entry["gzip_bytes"] as? Int)
+            #expect(bundle["namedQueries"] as? [String] == entry["named_queries"] as? [String])
+        }
+
+        let second = try example.run("build", "--json")
+        let again = try jsonObject(second.stdout)
+        #expect(again["manifestChanged"] as? Bool == false)
+        #expect((again["bundles"] as? [[String: Any]])?.allSatisfy { $0["unchanged"] as? Bool == true } == true)
+
+        let text = try example.run("build")
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("Built 3 bundles (0 written, 3 unchanged) from 536 documents"), "\(text)")
+        #expect(text.stdout.hasSuffix("manifest.json (unchanged)\n"), "\(text)")
+        #expect(text.stdout.components(separatedBy: "(unchanged)").count - 1 == 4, "\(text)")
+    }
+
+    @Test func outputOption() throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        let result = try example.run("build", "--quiet", "--output", "elsewhere")
+        #expect(result.status == 0, "\(result)")
+        #expect(FileManager.default.fileExists(atPath: example.file("elsewhere/bundles/manifest.json")))
+        #expect(!FileManager.default.fileExists(atPath: example.file("site")))
+        #expect(try example.run("verify", "elsewhere").status == 0)
+    }
+
+    @Test(arguments: ["url", "gzip_url"])
+    func inspectBundles(_ key: String) throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        #expect(try example.run("build", "--quiet").status == 0)
+        for entry in try example.manifestBundles() {
+            let id = try #require(entry["id"] as? String)
+            let file = "site/" + (try #require(entry[key] as? String))
+            let gzip = key == "gzip_url"
+
+            let text = try example.run("inspect", file)
+            #expect(text.status == 0, "\(text)")
+            #expect(text.stderr == "", "\(text)")
+            #expect(text.stdout.hasPrefix("bundle \(id)\(gzip ? " (gzip)" : "")\n"), "\(text)")
+            #expect(text.stdout.contains("  totalDocuments  \(entry["documents"] as? Int ?? -1)\n"))
+            #expect(text.stdout.contains("named queries (\((entry["named_queries"] as? [String])?.count ?? -1))"))
+
+            let json = try example.run("inspect", "--json", file)
+            #expect(json.status == 0, "\(json)")
+            let parsed = try jsonObject(json.stdout)
+            let metadata = try #require(parsed["metadata"] as? [String: Any])
+            #expect(metadata["id"] as? String == id)
+            #expect(metadata["totalDocuments"] as? Int == entry["documents"] as? Int)
+            #expect(metadata["createTime"] as? String == (try example.manifest())["snapshot_time"] as? String)
+            #expect(parsed["gzip"] as? Bool == gzip)
+            let documents = try #require(parsed["documents"] as? [[String: Any]])
+            #expect(documents.count == entry["documents"] as? Int)
+            let names = (parsed["namedQueries"] as? [[String: Any]])?.compactMap { $0["name"] as? String }.sorted()
+            #expect(names == entry["named_queries"] as? [String])
+            #expect(documents.allSatisfy { ($0["name"] as? String)?.hasPrefix("projects/bundlepress-demo/databases/(default)/documents/") == true })
+            #expect(documents.allSatisfy { $0["exists"] as? Bool == true && $0["document"] is [String: Any] })
+        }
+    }
+
+    @Test func inspectWithFields() throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        #expect(try example.run("build", "--quiet").status == 0)
+        let front = try #require(try example.manifestBundles().first?["url"] as? String)
+        let result = try example.run("inspect", "--fields", "site/" + front)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("      title = {\"stringValue\":\"BundlePress Daily\"}"), "\(result)")
+    }
+
+    @Test(arguments: [
+        (["--help"], ["build", "inspect", "verify", "Exit status", "65", "66", "74", "78"]),
+        (["build", "--help"], ["--config", "--output", "--quiet", "--json", "atomic"]),
+        (["inspect", "--help"], ["<file>", "--json", "--fields", ".bundle.gz"]),
+        (["verify", "--help"], ["<directory>", "--quiet", "SHA-256"]),
+    ])
+    func help(_ arguments: [String], _ mentions: [String]) throws {
+        let dir = FileManager.default.temporaryDirectory.path
+        let result = try runBundlepress(arguments, in: dir)
+        #expect(result.status == 0, "\(result)")
+        for mention in mentions {
+            #expect(result.stdout.contains(mention), "\(arguments) help lacks \(mention):\n\(result.stdout)")
+        }
+    }
+
+    @Test func version() throws {
+        let result = try runBundlepress(["--version"], in: FileManager.default.temporaryDirectory.path)
+        #expect(result.status == 0)
+        #expect(result.stdout == "0.1.0\n")
+    }
+}
