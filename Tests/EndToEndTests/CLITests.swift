@@ -122,8 +122,11 @@ struct CLITests {
             #expect(documents.count == entry["documents"] as? Int)
             let names = (parsed["namedQueries"] as? [[String: Any]])?.compactMap { $0["name"] as? String }.sorted()
             #expect(names == entry["named_queries"] as? [String])
-            #expect(documents.allSatisfy { ($0["name"] as? String)?.hasPrefix("projects/bundlepress-demo/databases/(default)/documents/") == true })
-            #expect(documents.allSatisfy { $0["exists"] as? Bool == true && $0["document"] is [String: Any] })
+            let documentMetadata = documents.compactMap { $0["metadata"] as? [String: Any] }
+            #expect(documentMetadata.count == documents.count)
+            #expect(documentMetadata.allSatisfy { ($0["name"] as? String)?.hasPrefix("projects/bundlepress-demo/databases/(default)/documents/") == true })
+            #expect(documentMetadata.allSatisfy { $0["exists"] as? Bool == true })
+            #expect(documents.allSatisfy { $0["document"] is [String: Any] })
         }
     }
 

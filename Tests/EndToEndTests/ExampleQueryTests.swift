@@ -90,10 +90,11 @@ private struct InspectedSite {
                 membership[try #require(query["name"] as? String)] = []
             }
             for document in try #require(report["documents"] as? [[String: Any]]) {
-                let name = try #require(document["name"] as? String)
+                let metadata = try #require(document["metadata"] as? [String: Any])
+                let name = try #require(metadata["name"] as? String)
                 let path = try #require(name.components(separatedBy: "/documents/").last)
                 fields[path] = (document["document"] as? [String: Any])?["fields"] as? [String: Any]
-                for query in (document["queries"] as? [String]) ?? [] {
+                for query in (metadata["queries"] as? [String]) ?? [] {
                     membership[query, default: []].insert(path)
                 }
             }

@@ -235,7 +235,7 @@ struct VerifierTests {
             id: "lists", url: url, gzipURL: url + ".gz", sha256: sha, bytes: bytes.count,
             gzipBytes: try Data(contentsOf: URL(fileURLWithPath: dir.file("site/" + url + ".gz"))).count,
             documents: entry.documents, namedQueries: entry.namedQueries)
-        edited = Manifest(snapshotTime: edited.snapshotTime, project: edited.project, database: edited.database, bundles: edited.bundles)
+        edited = Manifest(snapshotTime: edited.snapshotTime, project: edited.project, database: edited.database, clients: edited.clients ?? [], bundles: edited.bundles)
         try writeManifest(edited, site: site)
 
         let report = SiteVerifier(siteDirectory: site).verify()
@@ -281,7 +281,7 @@ struct ManifestTests {
         #expect(data.dropLast().last != UInt8(ascii: "\n"))
 
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(json.keys) == ["schema_version", "snapshot_time", "project", "database", "bundles", "named_queries"])
+        #expect(Set(json.keys) == ["schema_version", "snapshot_time", "project", "database", "clients", "bundles", "named_queries"])
         #expect(json["schema_version"] as? Int == 1)
         #expect(json["snapshot_time"] as? String == SmallSite.newestUpdate)
         #expect(json["project"] as? String == "demo")
@@ -324,7 +324,7 @@ struct ManifestTests {
                 return String(line[line.index(line.startIndex, offsetBy: prefix.count)..<end.lowerBound])
             }
         }
-        #expect(keys(indent: 2) == ["bundles", "database", "named_queries", "project", "schema_version", "snapshot_time"])
+        #expect(keys(indent: 2) == ["bundles", "clients", "database", "named_queries", "project", "schema_version", "snapshot_time"])
         #expect(keys(indent: 4) == ["all", "top", "xs"])
         let entryKeys = ["bytes", "documents", "gzip_bytes", "gzip_url", "id", "named_queries", "sha256", "url"]
         #expect(keys(indent: 6) == entryKeys + entryKeys + Array(repeating: ["bundle", "url"], count: 3).flatMap { $0 })
@@ -335,7 +335,7 @@ struct ManifestTests {
         let entry = Manifest.Entry(
             id: "b", url: "bundles/b.0123456789abcdef.bundle", gzipURL: "bundles/b.0123456789abcdef.bundle.gz",
             sha256: String(repeating: "0", count: 64), bytes: 10, gzipBytes: 20, documents: 3, namedQueries: ["q1", "q2"])
-        let manifest = Manifest(snapshotTime: "2024-01-01T00:00:00.000000000Z", project: "p", database: "(default)", bundles: [entry])
+        let manifest = Manifest(snapshotTime: "2024-01-01T00:00:00.000000000Z", project: "p", database: "(default)", clients: ["web", "android", "ios"], bundles: [entry])
         #expect(manifest.schemaVersion == Manifest.currentSchemaVersion)
         #expect(manifest.namedQueries == [
             "q1": .init(bundle: "b", url: entry.url), "q2": .init(bundle: "b", url: entry.url),
@@ -359,6 +359,11 @@ struct ManifestTests {
                   "sha256" : "0000000000000000000000000000000000000000000000000000000000000000",
                   "url" : "bundles/b.0123456789abcdef.bundle"
                 }
+              ],
+              "clients" : [
+                "web",
+                "android",
+                "ios"
               ],
               "database" : "(default)",
               "named_queries" : {

@@ -22,9 +22,11 @@ public enum BundleReader {
     ///     Without it, the database of the first name read is required of all others.
     /// - Throws: ``BundleReadError`` with every error found, each with its element index, byte
     ///   offset (into the decompressed bundle) and the clients that fail.
-    public static func read(_ bytes: [UInt8], database: DatabaseID? = nil) throws(BundleReadError) -> BundleContents {
+    ///   - audience: the readers the bundle must load in; with ``BundleAudience/webOnly`` OR
+    ///     filters are accepted.
+    public static func read(_ bytes: [UInt8], database: DatabaseID? = nil, audience: BundleAudience = .allClients) throws(BundleReadError) -> BundleContents {
         guard GzipDecompressor.isGzip(bytes) else {
-            return try readRaw(bytes, database: database, wasGzipped: false)
+            return try readRaw(bytes, database: database, audience: audience, wasGzipped: false)
         }
         let raw: [UInt8]
         do {
@@ -32,13 +34,13 @@ public enum BundleReader {
         } catch {
             throw BundleReadError(problems: [BundleProblem(code: .corruptGzip, elementIndex: nil, offset: error.offset, message: "\(error.message): a browser or CDN cannot decode it and no client sees a bundle")], warnings: [])
         }
-        return try readRaw(raw, database: database, wasGzipped: true)
+        return try readRaw(raw, database: database, audience: audience, wasGzipped: true)
     }
 
-    private static func readRaw(_ bytes: [UInt8], database: DatabaseID?, wasGzipped: Bool) throws(BundleReadError) -> BundleContents {
+    private static func readRaw(_ bytes: [UInt8], database: DatabaseID?, audience: BundleAudience, wasGzipped: Bool) throws(BundleReadError) -> BundleContents {
         // Take the results out inside the closure: the scanner points into `bytes`.
         let (log, metadata, namedQueries, documents) = bytes.withUnsafeBufferPointer { buffer in
-            var scanner = BundleScanner(bytes: buffer, database: database)
+            var scanner = BundleScanner(bytes: buffer, database: database, audience: audience)
             scanner.run()
             return (scanner.log, scanner.metadata, scanner.namedQueries, scanner.documents)
         }

@@ -24,9 +24,9 @@ struct BundleScanner {
     private var bodyBytes: UInt64 = 0
     private var elementCount = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, database: DatabaseID?) {
+    init(bytes: UnsafeBufferPointer<UInt8>, database: DatabaseID?, audience: BundleAudience) {
         self.bytes = bytes
-        self.log = ProblemLog(database: database)
+        self.log = ProblemLog(database: database, audience: audience)
     }
 
     mutating func run() {

@@ -13,7 +13,7 @@ enum BundledQueryCheck {
 
     /// Checks pre-encoded JSON for a writer: it must also be compact and ASCII-only (§10).
     /// Returns the first problem as a sentence, or nil.
-    static func problem(withEncoded bytes: [UInt8], database: DatabaseID) -> String? {
+    static func problem(withEncoded bytes: [UInt8], database: DatabaseID, audience: BundleAudience) -> String? {
         let node: JSONNode
         do {
             node = try JSONParser.parse(bytes)
@@ -24,7 +24,7 @@ enum BundledQueryCheck {
         if scan.hasWhitespace || scan.hasNonASCII {
             return "bundledQuery must be compact, ASCII-only JSON (§10)"
         }
-        var log = ProblemLog(database: database)
+        var log = ProblemLog(database: database, audience: audience)
         check(node, log: &log)
         return log.errors.first?.message
     }
@@ -126,10 +126,15 @@ enum BundledQueryCheck {
             log.checkKeys(object, allowed: ["op", "field"], in: "unaryFilter")
             checkFieldReference(object["field"], in: body, log: &log)
             checkOperator(object["op"], allowed: unaryOperators, in: body, log: &log)
-        case "compositeFilter" where allowComposite:
+        case "compositeFilter" where allowComposite || log.audience == .webOnly:
             log.checkKeys(object, allowed: ["op", "filters"], in: "compositeFilter")
-            if object["op"]?.stringValue != "AND" {
-                log.error(.unsupportedQuery, at: body.offset, "compositeFilter op must be \"AND\": Android and iOS only support AND composite filters (OR fails the load)")
+            switch (object["op"]?.stringValue, log.audience) {
+            case ("AND", _), ("OR", .webOnly):
+                break
+            case ("OR", .allClients):
+                log.error(.unsupportedQuery, at: body.offset, "compositeFilter op \"OR\": Android and iOS only support AND composite filters (OR fails the load); only a web-only site may use it")
+            default:
+                log.error(.unsupportedQuery, at: body.offset, "compositeFilter op must be \"AND\" or \"OR\": every client fails on anything else")
             }
             guard let filters = object["filters"]?.arrayValue, !filters.isEmpty else {
                 return log.error(.unsupportedQuery, at: body.offset, "compositeFilter needs a non-empty filters array: the clients cannot rebuild it")

@@ -13,9 +13,12 @@ struct ProblemLog {
     private(set) var database: DatabaseID?
     private let databaseWasGiven: Bool
     private var warnedCodes: Set<String> = []
+    /// Which readers the bundle must load in (decides whether OR filters are errors).
+    let audience: BundleAudience
 
-    init(database: DatabaseID?) {
+    init(database: DatabaseID?, audience: BundleAudience) {
         self.database = database
+        self.audience = audience
         self.databaseWasGiven = database != nil
     }
 

@@ -23,6 +23,8 @@ public struct BundleWriter: Sendable {
     public let snapshotTime: Timestamp
     /// The database every name in the bundle belongs to.
     public let database: DatabaseID
+    /// The readers the bundle must load in.
+    public let audience: BundleAudience
 
     private struct Query: Sendable {
         var name: String
@@ -44,7 +46,8 @@ public struct BundleWriter: Sendable {
     ///   - id: non-empty, without `/` (clients build the path `__bundle__/docs/<id>` from it).
     ///   - snapshotTime: T, after the epoch.
     ///   - database: the project and database the clients loading the bundle use.
-    public init(id: String, snapshotTime: Timestamp, database: DatabaseID) throws(BundleWriterError) {
+    ///   - audience: the readers the bundle must load in (OR filters only for web-only sites).
+    public init(id: String, snapshotTime: Timestamp, database: DatabaseID, audience: BundleAudience = .allClients) throws(BundleWriterError) {
         if let reason = BundleID.problem(with: id) {
             throw .invalidBundleID(id, reason: reason)
         }
@@ -52,6 +55,7 @@ public struct BundleWriter: Sendable {
         self.id = id
         self.snapshotTime = snapshotTime
         self.database = database
+        self.audience = audience
     }
 
     /// The number of documents added so far.
@@ -66,7 +70,7 @@ public struct BundleWriter: Sendable {
     public mutating func addNamedQuery(name: String, bundledQuery: [UInt8]) throws(BundleWriterError) {
         guard !name.isEmpty else { throw .emptyQueryName }
         guard !queryNames.contains(Array(name.utf8)) else { throw .duplicateNamedQuery(name) }
-        if let reason = BundledQueryCheck.problem(withEncoded: bundledQuery, database: database) {
+        if let reason = BundledQueryCheck.problem(withEncoded: bundledQuery, database: database, audience: audience) {
             throw .invalidBundledQuery(name: name, reason: reason)
         }
         queryNames.insert(Array(name.utf8))

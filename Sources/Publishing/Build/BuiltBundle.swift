@@ -18,10 +18,10 @@ struct BuiltBundle {
 
     /// Runs the bundle's named queries over `store`, adds their results and the explicit
     /// documents, and encodes, hashes and compresses the bundle.
-    static func build(_ spec: BundleSpec, store: DocumentStore, snapshotTime: Timestamp, gzipLevel: Int) throws(BuildError) -> BuiltBundle {
+    static func build(_ spec: BundleSpec, store: DocumentStore, snapshotTime: Timestamp, gzipLevel: Int, audience: BundleAudience) throws(BuildError) -> BuiltBundle {
         var writer: BundleWriter
         do throws(BundleWriterError) {
-            writer = try BundleWriter(id: spec.id, snapshotTime: snapshotTime, database: store.database)
+            writer = try BundleWriter(id: spec.id, snapshotTime: snapshotTime, database: store.database, audience: audience)
         } catch {
             throw .bundle(id: spec.id, error)
         }

@@ -31,12 +31,13 @@ public struct SiteBuilder: Sendable {
         var built: [BuiltBundle] = []
         for (index, spec) in resolved.bundles.enumerated() {
             progress(.buildingBundle(id: spec.id, index: index, count: resolved.bundles.count))
-            built.append(try BuiltBundle.build(spec, store: inputs.store, snapshotTime: inputs.snapshotTime, gzipLevel: config.gzipLevel))
+            built.append(try BuiltBundle.build(spec, store: inputs.store, snapshotTime: inputs.snapshotTime, gzipLevel: config.gzipLevel, audience: config.audience))
         }
 
         progress(.publishing)
         let manifest = Manifest(
             snapshotTime: inputs.snapshotTime.rfc3339, project: config.database.project, database: config.database.database,
+            clients: ClientPlatform.configNames.filter { config.clients.contains(ClientPlatform(configName: $0)!) },
             bundles: built.map { bundle in
                 Manifest.Entry(
                     id: bundle.id, url: "bundles/\(bundle.fileName)", gzipURL: "bundles/\(bundle.gzipFileName)",

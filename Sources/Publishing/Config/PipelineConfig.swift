@@ -1,3 +1,4 @@
+import BundleFormat
 import ExportReader
 import FirestoreModel
 import JSONCore
@@ -43,6 +44,13 @@ public struct PipelineConfig: Sendable {
         self.inputs = inputs
         self.bundles = bundles
         self.source = source
+    }
+}
+
+extension PipelineConfig {
+    /// The readers the bundles must load in: web-only sites may use OR filters.
+    public var audience: BundleAudience {
+        clients.isSubset(of: .web) ? .webOnly : .allClients
     }
 }
 

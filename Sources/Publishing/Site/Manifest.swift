@@ -11,6 +11,8 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var snapshotTime: String
     public var project: String
     public var database: String
+    /// The clients the bundles are made for (`web`, `android`, `ios`); absent means all.
+    public var clients: [String]?
     /// Bundles in config order.
     public var bundles: [Entry]
     /// Named query → where to find it.
@@ -61,17 +63,18 @@ public struct Manifest: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case project, database, bundles
+        case project, database, bundles, clients
         case schemaVersion = "schema_version"
         case snapshotTime = "snapshot_time"
         case namedQueries = "named_queries"
     }
 
-    public init(snapshotTime: String, project: String, database: String, bundles: [Entry]) {
+    public init(snapshotTime: String, project: String, database: String, clients: [String], bundles: [Entry]) {
         self.schemaVersion = Self.currentSchemaVersion
         self.snapshotTime = snapshotTime
         self.project = project
         self.database = database
+        self.clients = clients
         self.bundles = bundles
         var queries: [String: QueryLocation] = [:]
         for bundle in bundles {

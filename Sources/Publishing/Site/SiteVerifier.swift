@@ -92,7 +92,8 @@ public struct SiteVerifier: Sendable {
         }
         let contents: BundleContents
         do {
-            contents = try BundleReader.read(raw, database: database)
+            let webOnly = manifest.clients.map { $0 == ["web"] } ?? false
+            contents = try BundleReader.read(raw, database: database, audience: webOnly ? .webOnly : .allClients)
         } catch {
             return problems + error.problems.map(\.description)
         }
