@@ -33,7 +33,8 @@ struct LoadedInputs {
         var inputBytes = 0
         var failure: BuildError?
         for (index, file) in files.enumerated() {
-            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+            // Follow symlinks: the size of the export, not of a link to it.
+            let size = (try? FileManager.default.attributesOfItem(atPath: (file.path as NSString).resolvingSymlinksInPath)[.size] as? Int) ?? 0
             inputBytes += size
             progress(.readingInput(path: file.path, index: index, count: files.count, bytes: size))
             do throws(ExportError) {
