@@ -75,6 +75,38 @@ struct LoadedInputs {
         return LoadedInputs(store: store, snapshotTime: snapshotTime, fileCount: files.count, inputBytes: inputBytes)
     }
 
+    /// `config` with its named queries resolved against these inputs (snapshot time, cursors at
+    /// documents), each query's collection checked to hold documents.
+    func resolve(_ config: PipelineConfig) throws(BuildError) -> PipelineConfig {
+        let resolved: PipelineConfig
+        do throws(ConfigError) {
+            resolved = try config.resolvingQueries(snapshotTime: snapshotTime, store: store)
+        } catch {
+            throw .config(error)
+        }
+        try checkCollectionsExist(resolved)
+        return resolved
+    }
+
+    /// A named query over a collection that no input holds is almost always a typo.
+    private func checkCollectionsExist(_ config: PipelineConfig) throws(BuildError) {
+        for bundle in config.bundles {
+            for named in bundle.queries {
+                let query = named.query
+                let known = query.allDescendants
+                    ? store.hasCollectionGroup(query.collectionID)
+                    : store.hasCollection(query.parent.appending(query.collectionID))
+                guard known else {
+                    let what = query.allDescendants ? "collection group \"\(query.collectionID)\"" : "collection \"\(query.parent.appending(query.collectionID))\""
+                    let suggestions = store.collectionIDs.sorted().joined(separator: ", ")
+                    throw .config(ConfigError(
+                        "named query \"\(named.name)\" reads \(what), which has no documents in the inputs (collections present: \(suggestions))",
+                        at: named.location))
+                }
+            }
+        }
+    }
+
     /// Problems a client would hit with this document, reported where it was read.
     private static func check(_ exported: ExportedDocument, config: PipelineConfig) -> BuildError? {
         let document = exported.document

@@ -20,24 +20,18 @@ public struct SiteBuilder: Sendable {
     public func build(progress: (BuildEvent) -> Void = { _ in }) throws(BuildError) -> BuildReport {
         let started = ContinuousClock.now
         let inputs = try LoadedInputs.load(config, progress: progress)
-        let resolved: PipelineConfig
-        do throws(ConfigError) {
-            resolved = try config.resolvingQueries(snapshotTime: inputs.snapshotTime, store: inputs.store)
-        } catch {
-            throw .config(error)
-        }
-        try checkCollectionsExist(resolved, store: inputs.store)
+        let resolved = try inputs.resolve(config)
 
         var built: [BuiltBundle] = []
         for (index, spec) in resolved.bundles.enumerated() {
             progress(.buildingBundle(id: spec.id, index: index, count: resolved.bundles.count))
-            built.append(try BuiltBundle.build(spec, store: inputs.store, snapshotTime: inputs.snapshotTime, gzipLevel: config.gzipLevel, audience: config.audience))
+            built.append(try BuiltBundle.build(spec, store: inputs.store, snapshotTime: inputs.snapshotTime, gzipLevel: config.gzipLevel, audience: config.clients.bundleAudience))
         }
 
         progress(.publishing)
         let manifest = Manifest(
             snapshotTime: inputs.snapshotTime.rfc3339, project: config.database.project, database: config.database.database,
-            clients: ClientPlatform.configNames.filter { config.clients.contains(ClientPlatform(configName: $0)!) },
+            clients: config.clients.configNames,
             bundles: built.map { bundle in
                 Manifest.Entry(
                     id: bundle.id, url: "bundles/\(bundle.fileName)", gzipURL: "bundles/\(bundle.gzipFileName)",
@@ -69,24 +63,5 @@ public struct SiteBuilder: Sendable {
             },
             manifestChanged: outcome.manifestChanged, outputDirectory: outputDirectory,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-    }
-
-    /// A named query over a collection that no input holds is almost always a typo.
-    func checkCollectionsExist(_ config: PipelineConfig, store: DocumentStore) throws(BuildError) {
-        for bundle in config.bundles {
-            for named in bundle.queries {
-                let query = named.query
-                let known = query.allDescendants
-                    ? store.hasCollectionGroup(query.collectionID)
-                    : store.hasCollection(query.parent.appending(query.collectionID))
-                guard known else {
-                    let what = query.allDescendants ? "collection group \"\(query.collectionID)\"" : "collection \"\(query.parent.appending(query.collectionID))\""
-                    let suggestions = store.collectionIDs.sorted().joined(separator: ", ")
-                    throw .config(ConfigError(
-                        "named query \"\(named.name)\" reads \(what), which has no documents in the inputs (collections present: \(suggestions))",
-                        at: named.location))
-                }
-            }
-        }
     }
 }

@@ -23,13 +23,7 @@ public enum QueryRunner {
             throw .config(ConfigError("\(config.file) has no named query \"\(name)\" (named queries: \(known))", at: nil))
         }
         let inputs = try LoadedInputs.load(config) { _ in }
-        let resolved: PipelineConfig
-        do throws(ConfigError) {
-            resolved = try config.resolvingQueries(snapshotTime: inputs.snapshotTime, store: inputs.store)
-        } catch {
-            throw .config(error)
-        }
-        try SiteBuilder(config: resolved).checkCollectionsExist(resolved, store: inputs.store)
+        let resolved = try inputs.resolve(config)
         let spec = resolved.bundles.flatMap(\.queries).first { $0.name == name }!
         return QueryResult(database: config.database, query: spec.query, documents: inputs.store.evaluate(spec.query))
     }
