@@ -35,11 +35,26 @@ public struct ClientPlatform: OptionSet, Sendable, Hashable, CustomStringConvert
         self = entry.0
     }
 
+    /// The set from names as in pipeline.yml; nil when a name is unknown.
+    public init?(configNames: [String]) {
+        var clients: ClientPlatform = []
+        for name in configNames {
+            guard let client = ClientPlatform(configName: name) else { return nil }
+            clients.insert(client)
+        }
+        self = clients
+    }
+
     /// Every name pipeline.yml accepts in `clients:`.
-    public static var configNames: [String] { names.map(\.config) }
+    public static var allConfigNames: [String] { names.map(\.config) }
+
+    /// The clients of the set as pipeline.yml names them, in a fixed order, e.g. `["web", "ios"]`.
+    public var configNames: [String] {
+        Self.names.filter { contains($0.0) }.map(\.config)
+    }
 
     /// The set as written in pipeline.yml, e.g. `[web]`.
     public var configList: String {
-        "[" + Self.names.filter { contains($0.0) }.map(\.config).joined(separator: ", ") + "]"
+        "[" + configNames.joined(separator: ", ") + "]"
     }
 }

@@ -59,10 +59,7 @@ struct BuiltBundle {
 
         var hasher = SHA256()
         encoded.forEachRun { hasher.update(data: $0) }
-        let sha256 = hasher.finalize().map { byte in
-            let hex = Array("0123456789abcdef".utf8)
-            return String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
-        }.joined()
+        let sha256 = hasher.finalize().hex
 
         let gzip: [UInt8]
         do throws(GzipError) {

@@ -123,11 +123,11 @@ extension PipelineConfig {
         for item in try node.sequence() {
             let name = try item.string()
             guard let client = ClientPlatform(configName: name) else {
-                throw item.error("unknown client \"\(name)\"; expected one of: \(ClientPlatform.configNames.joined(separator: ", "))")
+                throw item.error("unknown client \"\(name)\"; expected one of: \(ClientPlatform.allConfigNames.joined(separator: ", "))")
             }
             clients.insert(client)
         }
-        if clients.isEmpty { throw node.error("clients must name at least one of: \(ClientPlatform.configNames.joined(separator: ", "))") }
+        if clients.isEmpty { throw node.error("clients must name at least one of: \(ClientPlatform.allConfigNames.joined(separator: ", "))") }
         return clients
     }
 

@@ -47,10 +47,11 @@ public struct PipelineConfig: Sendable {
     }
 }
 
-extension PipelineConfig {
-    /// The readers the bundles must load in: web-only sites may use OR filters.
-    public var audience: BundleAudience {
-        clients.isSubset(of: .web) ? .webOnly : .allClients
+extension ClientPlatform {
+    /// The readers bundles for these clients must load in: web-only sites may use OR filters.
+    /// The build writes with it and `verify` reads with it (from the manifest's `clients`).
+    var bundleAudience: BundleAudience {
+        isSubset(of: .web) ? .webOnly : .allClients
     }
 }
 

@@ -54,6 +54,10 @@ public struct SiteVerifier: Sendable {
             report.problems.append(Problem(bundle: nil, message: "lists no bundles"))
         }
         let database = DatabaseID(project: manifest.project, database: manifest.database)
+        guard let clients = manifest.clients.map(ClientPlatform.init(configNames:)) ?? .all else {
+            report.problems.append(Problem(bundle: nil, message: "clients \(manifest.clients ?? []) names an unknown client; expected some of: \(ClientPlatform.allConfigNames.joined(separator: ", "))"))
+            return report
+        }
         for (name, location) in manifest.namedQueries {
             guard let entry = manifest.bundles.first(where: { $0.id == location.bundle }), entry.url == location.url,
                   entry.namedQueries.contains(name)
@@ -63,7 +67,7 @@ public struct SiteVerifier: Sendable {
             }
         }
         for entry in manifest.bundles {
-            let problems = verify(entry, database: database, manifest: manifest, warnings: &report.warnings)
+            let problems = verify(entry, database: database, clients: clients, warnings: &report.warnings)
             if problems.isEmpty {
                 report.checkedBundles.append(entry.id)
             } else {
@@ -73,14 +77,14 @@ public struct SiteVerifier: Sendable {
         return report
     }
 
-    private func verify(_ entry: Manifest.Entry, database: DatabaseID, manifest: Manifest, warnings: inout [Problem]) -> [String] {
+    private func verify(_ entry: Manifest.Entry, database: DatabaseID, clients: ClientPlatform, warnings: inout [Problem]) -> [String] {
         guard let raw = read(entry.url), let gzip = read(entry.gzipURL) else {
             return ["\(entry.url) or \(entry.gzipURL) is missing or unreadable"]
         }
         var problems: [String] = []
         if raw.count != entry.bytes { problems.append("\(entry.url) has \(raw.count) bytes, the manifest says \(entry.bytes)") }
         if gzip.count != entry.gzipBytes { problems.append("\(entry.gzipURL) has \(gzip.count) bytes, the manifest says \(entry.gzipBytes)") }
-        let digest = SHA256.hash(data: raw).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256.hash(data: raw).hex
         if digest != entry.sha256 { problems.append("\(entry.url) has SHA-256 \(digest), the manifest says \(entry.sha256)") }
         if !entry.url.hasSuffix(".\(entry.sha256.prefix(16)).bundle") {
             problems.append("\(entry.url) is not named by its content hash (\(entry.sha256.prefix(16)))")
@@ -92,8 +96,7 @@ public struct SiteVerifier: Sendable {
         }
         let contents: BundleContents
         do {
-            let webOnly = manifest.clients.map { $0 == ["web"] } ?? false
-            contents = try BundleReader.read(raw, database: database, audience: webOnly ? .webOnly : .allClients)
+            contents = try BundleReader.read(raw, database: database, audience: clients.bundleAudience)
         } catch {
             return problems + error.problems.map(\.description)
         }
