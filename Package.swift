@@ -27,9 +27,10 @@ let package = Package(
         ),
         .target(name: "JSONCore"),
         .target(name: "FirestoreModel", dependencies: ["JSONCore"]),
-        .target(name: "ExportReader", dependencies: ["FirestoreModel", "JSONCore"]),
+        .target(name: "ParallelWork"),
+        .target(name: "ExportReader", dependencies: ["FirestoreModel", "JSONCore", "ParallelWork"]),
         .target(name: "QueryEngine", dependencies: ["FirestoreModel", "JSONCore"]),
-        .target(name: "BundleFormat", dependencies: ["FirestoreModel", "JSONCore", "CZlib"]),
+        .target(name: "BundleFormat", dependencies: ["FirestoreModel", "JSONCore", "CZlib", "ParallelWork"]),
         .target(
             name: "Publishing",
             dependencies: [

@@ -41,19 +41,31 @@ final class LineReader {
 
     /// The next non-blank line, or nil at the end of the file.
     func next() throws(ExportError) -> Line? {
-        while true {
+        try nextBatch(limit: 1).first
+    }
+
+    /// The next non-blank lines, at most `limit` of them: those already complete in the buffer,
+    /// reading more only when none is. Empty at the end of the file.
+    ///
+    /// Every returned line stays valid until the next call, which is what lets several threads
+    /// parse one batch while the reader waits.
+    func nextBatch(limit: Int) throws(ExportError) -> [Line] {
+        var lines: [Line] = []
+        while lines.count < limit {
             if let newline = findNewline() {
-                let line = takeLine(upTo: newline, consuming: 1)
-                if let line { return line }
+                if let line = takeLine(upTo: newline, consuming: 1) { lines.append(line) }
                 continue
             }
+            // Reading more would move the bytes the lines taken so far point into.
+            guard lines.isEmpty else { break }
             if atEndOfFile {
-                guard start < end else { return nil }
-                if let line = takeLine(upTo: end, consuming: 0) { return line }
+                guard start < end else { break }
+                if let line = takeLine(upTo: end, consuming: 0) { lines.append(line) }
                 continue
             }
             try fill()
         }
+        return lines
     }
 
     private func findNewline() -> Int? {

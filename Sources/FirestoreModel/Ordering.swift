@@ -56,7 +56,15 @@ public enum UTF8Order {
     /// True when both strings have exactly the same UTF-8 bytes.
     @inlinable
     public static func equal(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.elementsEqual(rhs.utf8)
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { l in
+            rhs.withUTF8 { r in
+                guard let lBase = l.baseAddress, let rBase = r.baseAddress else { return true }
+                return memcmpBytes(lBase, rBase, l.count) == 0
+            }
+        }
     }
 
     /// Compares two strings by UTF-16 code units, as JavaScript's `<` does. Firestore clients use

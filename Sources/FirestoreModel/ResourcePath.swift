@@ -71,7 +71,15 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(segments.count)
-        for segment in segments { hasher.combine(Array(segment.utf8)) }
+        for segment in segments {
+            // The UTF-8 bytes in place (no per-segment array), preceded by their count so that
+            // segment boundaries are part of the hash.
+            var segment = segment
+            segment.withUTF8 { bytes in
+                hasher.combine(bytes.count)
+                hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+            }
+        }
     }
 
     /// Document-key order, as the Firestore clients sort `__name__`: segment by segment, where a
@@ -87,6 +95,8 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
 
     /// One segment of a document key or field path in the clients' order (`BasePath.compareSegments`).
     static func compareSegments(_ lhs: String, _ rhs: String) -> Ordering {
+        // Almost no segment is numeric: decide that on the first byte before any parsing.
+        guard NumericID.mayBeNumeric(lhs) || NumericID.mayBeNumeric(rhs) else { return UTF8Order.compare(lhs, rhs) }
         switch (NumericID(lhs), NumericID(rhs)) {
         case let (l?, r?): return NumericID.compare(l, r)
         case (.some, nil): return .less
@@ -107,8 +117,14 @@ struct NumericID {
     /// Decimal digits without leading zeros ("" for zero).
     var digits: Substring.UTF8View
 
+    /// False for every segment that cannot be `__id…__` (all that do not start with `_`).
+    static func mayBeNumeric(_ segment: String) -> Bool {
+        segment.utf8.first == UInt8(ascii: "_")
+    }
+
     init?(_ segment: String) {
-        guard segment.hasPrefix("__id"), segment.hasSuffix("__"), segment.utf8.count > 6 else { return nil }
+        let utf8 = segment.utf8
+        guard utf8.count > 6, utf8.starts(with: "__id".utf8), utf8.reversed().starts(with: "__".utf8) else { return nil }
         var middle = Substring(segment).dropFirst(4).dropLast(2)
         negative = middle.hasPrefix("-")
         if negative { middle = middle.dropFirst() }

@@ -38,21 +38,47 @@ public struct JSONWriter: Sendable {
     /// non-ASCII scalar as `\uXXXX` (surrogate pairs above U+FFFF).
     public mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        let isPlain = value.utf8.allSatisfy { byte in
-            byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
-        }
-        if isPlain {
-            bytes.append(contentsOf: value.utf8)
-        } else {
-            for scalar in value.unicodeScalars {
+        var value = value
+        value.withUTF8 { utf8 in
+            // Copy runs of plain ASCII in bulk; escape only the bytes and scalars that need it.
+            var runStart = 0
+            var index = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                    index += 1
+                    continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                let (scalar, length) = Self.decodeScalar(utf8, at: index)
                 appendEscaped(scalar)
+                index += length
+                runStart = index
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private mutating func appendEscaped(_ scalar: Unicode.Scalar) {
-        switch scalar.value {
+    /// The scalar whose UTF-8 encoding starts at `index` of valid UTF-8 (a Swift string's), and
+    /// the number of bytes it takes.
+    private static func decodeScalar(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int) {
+        let lead = UInt32(utf8[index])
+        switch lead {
+        case ..<0x80:
+            return (lead, 1)
+        case ..<0xE0:
+            return ((lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F), 2)
+        case ..<0xF0:
+            return ((lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F), 3)
+        default:
+            let high = (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+            return (high | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F), 4)
+        }
+    }
+
+    private mutating func appendEscaped(_ scalar: UInt32) {
+        switch scalar {
         case 0x22: raw("\\\"")
         case 0x5C: raw("\\\\")
         case 0x08: raw("\\b")
@@ -60,12 +86,10 @@ public struct JSONWriter: Sendable {
         case 0x0A: raw("\\n")
         case 0x0D: raw("\\r")
         case 0x09: raw("\\t")
-        case 0x20..<0x80:
-            bytes.append(UInt8(scalar.value))
         case 0..<0x20, 0x80...0xFFFF:
-            appendUnicodeEscape(UInt16(scalar.value))
+            appendUnicodeEscape(UInt16(scalar))
         default:
-            let offset = scalar.value - 0x10000
+            let offset = scalar - 0x10000
             appendUnicodeEscape(UInt16(0xD800 + (offset >> 10)))
             appendUnicodeEscape(UInt16(0xDC00 + (offset & 0x3FF)))
         }

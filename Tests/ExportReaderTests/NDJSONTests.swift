@@ -54,4 +54,32 @@ struct NDJSONTests {
         #expect(try source.next()?.document.id == "LA")
         #expect(try source.next()?.document.id == "SF")
     }
+
+    /// Batches of lines are decoded on several threads: documents must still come out in file
+    /// order, and a bad line must surface after exactly the documents of the lines before it.
+    @Test(arguments: [64, 4096, ExportReader.defaultChunkSize])
+    func parallelBatchesKeepFileOrderAndStopAtTheFirstBadLine(chunkSize: Int) throws {
+        let template = Self.lines[0]
+        let good = (1...1500).map { template.replacingOccurrences(of: "documents/cities/LA", with: "documents/cities/c\($0)") }
+        var lines = good
+        lines[1036] = "{\"name\": oops}"
+        lines[1200] = "{]"
+        let path = Fixtures.temporaryFile("many.ndjson", lines.joined(separator: "\n") + "\n")
+        let reader = ExportReader(target: Fixtures.demo, chunkSize: chunkSize)
+
+        var seen: [String] = []
+        let error = exportError {
+            try reader.read(path) { seen.append($0.document.path.description) }
+        }
+        #expect(seen == (1...1036).map { "cities/c\($0)" })
+        guard case .syntax(let location, _) = error else {
+            Issue.record("expected a syntax error, got \(String(describing: error))")
+            return
+        }
+        #expect(location.line == 1037)
+        #expect(location.column == 10)
+
+        let clean = Fixtures.temporaryFile("many.ndjson", good.joined(separator: "\n"))
+        #expect(try reader.readAll(clean).map(\.document.path.description) == (1...1500).map { "cities/c\($0)" })
+    }
 }

@@ -18,9 +18,18 @@ enum Fixtures {
         temporaryFile(name, bytes: Array(text.utf8))
     }
 
+    /// One folder per test process for the temporary files, removed when the process exits.
+    private static let temporaryRoot: URL = {
+        atexit { try? FileManager.default.removeItem(at: Fixtures.temporaryRootURL(pid: getpid())) }
+        return temporaryRootURL(pid: getpid())
+    }()
+
+    private static func temporaryRootURL(pid: Int32) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("ExportReaderTests-\(pid)")
+    }
+
     static func temporaryFile(_ name: String, bytes: [UInt8]) -> String {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ExportReaderTests-\(UUID().uuidString)")
+        let directory = temporaryRoot.appendingPathComponent(UUID().uuidString)
         try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent(name)
         try! Data(bytes).write(to: url)

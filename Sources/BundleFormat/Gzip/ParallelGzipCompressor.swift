@@ -1,4 +1,5 @@
 import CZlib
+import ParallelWork
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,7 +39,7 @@ public final class ParallelGzipCompressor {
     ///   - blockSize: bytes per independently compressed block (≥ 32 KiB); part of the output
     ///     format, so keep it fixed for reproducible files.
     ///   - threads: worker threads (default: every active core).
-    public init(level: Int32 = 9, blockSize: Int = 1 << 20, threads: Int = ParallelGzipCompressor.availableCores) throws(GzipError) {
+    public init(level: Int32 = 9, blockSize: Int = 1 << 20, threads: Int = Processors.online) throws(GzipError) {
         guard (0...9).contains(level) else { throw GzipError(message: "compression level \(level) is not in 0…9") }
         guard blockSize >= Self.windowSize else { throw GzipError(message: "block size \(blockSize) is smaller than the 32 KiB deflate window") }
         self.level = level
@@ -46,9 +47,6 @@ public final class ParallelGzipCompressor {
         self.threads = max(1, threads)
         current.reserveCapacity(blockSize)
     }
-
-    /// The number of cores the system reports as active.
-    public static var availableCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Adds input; returns compressed bytes as soon as enough blocks are ready (possibly none).
     public func append(_ input: [UInt8]) -> [UInt8] {
@@ -86,7 +84,7 @@ public final class ParallelGzipCompressor {
     }
 
     /// Compresses complete input into one gzip member.
-    public static func compress(_ input: [UInt8], level: Int32 = 9, blockSize: Int = 1 << 20, threads: Int = availableCores) throws(GzipError) -> [UInt8] {
+    public static func compress(_ input: [UInt8], level: Int32 = 9, blockSize: Int = 1 << 20, threads: Int = Processors.online) throws(GzipError) -> [UInt8] {
         let compressor = try ParallelGzipCompressor(level: level, blockSize: blockSize, threads: threads)
         return compressor.append(input) + compressor.finish()
     }

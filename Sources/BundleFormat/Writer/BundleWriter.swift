@@ -1,5 +1,6 @@
 import FirestoreModel
 import JSONCore
+import ParallelWork
 
 /// Builds a data bundle exactly as bundle-format.md §10 prescribes, from a snapshot at time T.
 ///
@@ -102,13 +103,32 @@ public struct BundleWriter: Sendable {
         entries.append(Entry(document: document, queries: sorted))
     }
 
-    /// Encodes the bundle.
+    /// Encodes the bundle in memory.
     ///
     /// Document elements are encoded in runs of `documentsPerRun` documents on all cores; the runs
     /// are kept in order, so the output does not depend on the number of threads.
     public func encode(documentsPerRun: Int = 2048) -> EncodedBundle {
+        var body: [[UInt8]] = []
+        let (metadata, metadataElement) = encodeBody(documentsPerRun: documentsPerRun) { body.append($0) }
+        return EncodedBundle(metadata: metadata, metadataElement: metadataElement, body: body)
+    }
+
+    /// Encodes the bundle as a stream, for bundles too large to hold in memory.
+    ///
+    /// `consume` receives every element after the metadata, in file order, as runs of
+    /// `documentsPerRun` documents (the named queries come first, as one run); the runs of a
+    /// round are encoded in parallel, one per core, and memory stays at one round. The metadata
+    /// element, which must come first in the file but counts the bytes of everything after it,
+    /// is returned at the end.
+    ///
+    /// - Returns: the metadata and its complete framed element, `<len>{"metadata":{…}}`.
+    public func encodeBody<E: Error>(
+        documentsPerRun: Int = 2048,
+        _ consume: ([UInt8]) throws(E) -> Void
+    ) throws(E) -> (metadata: BundleMetadata, element: [UInt8]) {
         precondition(documentsPerRun > 0, "documentsPerRun must be positive")
         let readTime = snapshotTime.rfc3339
+        var totalBytes = 0
         var queryRun: [UInt8] = []
         for query in queries {
             ElementEncoder.appendFramed(
@@ -116,20 +136,29 @@ public struct BundleWriter: Sendable {
                 to: &queryRun
             )
         }
-        let runCount = (entries.count + documentsPerRun - 1) / documentsPerRun
-        let documentRuns = parallelMap(count: runCount, threads: ParallelGzipCompressor.availableCores) { index in
-            encodeDocuments(entries[index * documentsPerRun..<min(entries.count, (index + 1) * documentsPerRun)], readTime: readTime)
+        if !queryRun.isEmpty {
+            totalBytes += queryRun.count
+            try consume(queryRun)
         }
-        var body = queryRun.isEmpty ? [] : [queryRun]
-        body.append(contentsOf: documentRuns)
-        let totalBytes = body.reduce(0) { $0 + $1.count }
+        let threads = Processors.online
+        let runCount = (entries.count + documentsPerRun - 1) / documentsPerRun
+        for round in stride(from: 0, to: runCount, by: threads) {
+            let runs = parallelMap(count: min(threads, runCount - round), threads: threads) { offset in
+                let first = (round + offset) * documentsPerRun
+                return encodeDocuments(entries[first..<min(entries.count, first + documentsPerRun)], readTime: readTime)
+            }
+            for run in runs {
+                totalBytes += run.count
+                try consume(run)
+            }
+        }
         let metadata = BundleMetadata(
             id: id, createTime: snapshotTime, version: 1,
             totalDocuments: UInt32(entries.count), totalBytes: UInt64(totalBytes)
         )
         var metadataElement: [UInt8] = []
         ElementEncoder.appendFramed(ElementEncoder.metadata(metadata), to: &metadataElement)
-        return EncodedBundle(metadata: metadata, metadataElement: metadataElement, body: body)
+        return (metadata, metadataElement)
     }
 
     private func encodeDocuments(_ slice: ArraySlice<Entry>, readTime: String) -> [UInt8] {

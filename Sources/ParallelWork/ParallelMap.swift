@@ -2,7 +2,10 @@ import Dispatch
 
 /// Computes `body(0..<count)` on up to `threads` threads and returns the results in index order,
 /// so the result never depends on the thread count.
-func parallelMap<T: Sendable>(count: Int, threads: Int, _ body: @Sendable (Int) -> T) -> [T] {
+///
+/// Index `i` runs on worker `i % threads`; use it for coarse work items (a run of documents, a
+/// block of a gzip stream), where the cost of starting the workers does not matter.
+public func parallelMap<T: Sendable>(count: Int, threads: Int, _ body: @Sendable (Int) -> T) -> [T] {
     let workers = max(1, min(threads, count))
     let slots = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
     slots.initialize(repeating: nil)
