@@ -96,21 +96,9 @@ public struct SitePublisher: Sendable {
     }
 
     static func writeDurably(path: String, chunks: [[UInt8]]) throws(PublishError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw PublishError(path: path, message: "cannot create: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        for chunk in chunks {
-            var offset = 0
-            while offset < chunk.count {
-                let written = chunk.withUnsafeBytes { write(fd, $0.baseAddress! + offset, chunk.count - offset) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw PublishError(path: path, message: "cannot write: \(String(cString: strerror(errno)))")
-                }
-                offset += written
-            }
-        }
-        guard fsync(fd) == 0 else { throw PublishError(path: path, message: "cannot flush to disk: \(String(cString: strerror(errno)))") }
+        let file = try OutputFile(creating: path)
+        for chunk in chunks { try file.append(chunk) }
+        try file.finish()
     }
 
     static func rename(_ source: String, to target: String) throws(PublishError) {

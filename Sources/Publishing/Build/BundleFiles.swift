@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import BundleFormat
+import Crypto
+
+/// One bundle written as its two site files — the raw bundle and its gzip copy — in a scratch
+/// directory, hashed on the way, without ever holding the bundle in memory.
+///
+/// A bundle starts with its metadata element, which counts the bytes of everything after it, so
+/// the body is encoded first into a scratch file; then the metadata element and the body, read
+/// back a chunk at a time, go through SHA-256, the raw file and the gzip stream together.
+/// Memory stays at a round of encoded runs plus a few gzip blocks, whatever the bundle's size.
+struct BundleFiles {
+    var metadata: BundleMetadata
+    /// The raw bundle and its gzip copy, both flushed to disk.
+    var rawPath: String
+    var gzipPath: String
+    var byteCount: Int
+    var gzipByteCount: Int
+    /// Lowercase hex SHA-256 of the raw bundle.
+    var sha256: String
+
+    /// Bytes read back from the body file at a time.
+    private static let chunkSize = 1 << 20
+
+    /// Encodes `writer`'s bundle into `<directory>/<name>.bundle` and `<name>.bundle.gz`.
+    static func write(_ writer: BundleWriter, into directory: String, name: String, gzipLevel: Int) throws(BuildError) -> BundleFiles {
+        let bodyPath = "\(directory)/\(name).body"
+        defer { unlink(bodyPath) }
+        do throws(PublishError) {
+            let body = try OutputFile(creating: bodyPath)
+            let (metadata, element) = try writer.encodeBody { (run: [UInt8]) throws(PublishError) in try body.append(run) }
+            let raw = try OutputFile(creating: "\(directory)/\(name).bundle")
+            let gzip = try OutputFile(creating: "\(directory)/\(name).bundle.gz")
+            let compressor: ParallelGzipCompressor
+            do throws(GzipError) {
+                compressor = try ParallelGzipCompressor(level: Int32(gzipLevel))
+            } catch {
+                throw PublishError(path: gzip.path, message: "cannot compress: \(error)")
+            }
+            var hasher = SHA256()
+            let feed = { (chunk: [UInt8]) throws(PublishError) in
+                hasher.update(data: chunk)
+                try raw.append(chunk)
+                try gzip.append(compressor.append(chunk))
+            }
+            try feed(element)
+            try forEachChunk(ofFile: bodyPath, feed)
+            try gzip.append(compressor.finish())
+            try raw.finish()
+            try gzip.finish()
+            return BundleFiles(
+                metadata: metadata, rawPath: raw.path, gzipPath: gzip.path,
+                byteCount: raw.byteCount, gzipByteCount: gzip.byteCount, sha256: hasher.finalize().hex)
+        } catch {
+            throw .publish(error)
+        }
+    }
+
+    /// Calls `body` with the file's content, `chunkSize` bytes at a time.
+    private static func forEachChunk(ofFile path: String, _ body: ([UInt8]) throws(PublishError) -> Void) throws(PublishError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw PublishError(path: path, message: "cannot read back: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        while true {
+            var chunk = [UInt8](repeating: 0, count: chunkSize)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw PublishError(path: path, message: "cannot read back: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return }
+            chunk.removeLast(chunkSize - count)
+            try body(chunk)
+        }
+    }
+}

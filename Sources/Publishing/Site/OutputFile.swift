@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file being written for the site with POSIX calls: created (or truncated), appended to piece
+/// by piece, then flushed to disk and closed by ``finish()``. Released unfinished, it is closed
+/// without the flush (its caller is failing, and its staging directory goes away).
+final class OutputFile {
+    let path: String
+    private var descriptor: Int32
+    /// Bytes written so far.
+    private(set) var byteCount = 0
+
+    init(creating path: String) throws(PublishError) {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Self.error(path, "cannot create") }
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Writes all of `bytes` at the end of the file.
+    func append(_ bytes: [UInt8]) throws(PublishError) {
+        let failed = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return true
+                }
+                offset += written
+            }
+            return false
+        }
+        if failed { throw Self.error(path, "cannot write") }
+        byteCount += bytes.count
+    }
+
+    /// Flushes the file to disk (`fsync`) and closes it.
+    func finish() throws(PublishError) {
+        defer {
+            close(descriptor)
+            descriptor = -1
+        }
+        guard fsync(descriptor) == 0 else { throw Self.error(path, "cannot flush to disk") }
+    }
+
+    private static func error(_ path: String, _ what: String) -> PublishError {
+        PublishError(path: path, message: "\(what): \(String(cString: strerror(errno)))")
+    }
+}
