@@ -14,8 +14,12 @@ extension UntypedValueDecoder {
             }
             return recognised
         }
-        if let converted = try Self.convert(node, to: typed.kind, relativeTo: database) {
-            return converted
+        do throws(ValueDecodingError) {
+            if let converted = try Self.convert(node, to: typed.kind, relativeTo: database) {
+                return converted
+            }
+        } catch {
+            throw ValueDecodingError(offset: error.offset, message: "\(typed.origin): \(error.message)")
         }
         throw ValueDecodingError(
             offset: node.offset,

@@ -19,14 +19,6 @@ struct LossySample: Sendable, CustomTestStringConvertible {
 private let allPaths = ["cities/LA", "cities/SF", "cities/SF/landmarks/gg", "users/lurie"]
 private let sf = "cities/SF"
 
-private func hints(_ pairs: [(String, TypeHints.Kind)]) -> TypeHints {
-    var hints = TypeHints()
-    for (path, kind) in pairs {
-        try! hints.add(FieldPath(serverFormat: path), as: kind)
-    }
-    return hints
-}
-
 /// What JSON from JavaScript cannot keep: 2^53+1 was rounded to a double before it was
 /// written, and NaN was written as null. No hint brings these back.
 private func unrecoverable(_ dataset: LossyDataset) -> LossyDataset {
@@ -45,7 +37,7 @@ let lossySamples: [LossySample] = [
         plain: unrecoverable(LossyDataset(allPaths))
             .changing(sf, "density", to: .integer(7))
             .changing(sf, "logo", to: logoIndexMap),
-        hints: hints([("density", .doubles), ("logo", .bytes)]),
+        hints: typeHints([("density", .doubles), ("logo", .bytes)]),
         hinted: unrecoverable(LossyDataset(allPaths))),
     LossySample(
         file: "firestore-export-import/backup-with-refs-option.json",
@@ -53,7 +45,7 @@ let lossySamples: [LossySample] = [
         plain: unrecoverable(LossyDataset(allPaths))
             .changing(sf, "density", to: .integer(7))
             .changing(sf, "mayor", to: .string("users/lurie")),
-        hints: hints([("density", .doubles), ("mayor", .references)]),
+        hints: typeHints([("density", .doubles), ("mayor", .references)]),
         hinted: unrecoverable(LossyDataset(allPaths))),
     LossySample(
         // Only SF and its landmark; the serialised DocumentReference is recognised as such.
@@ -61,7 +53,7 @@ let lossySamples: [LossySample] = [
         format: .firestoreExportImport,
         plain: unrecoverable(LossyDataset([sf, "cities/SF/landmarks/gg"]))
             .changing(sf, "density", to: .integer(7)),
-        hints: hints([("density", .doubles)]),
+        hints: typeHints([("density", .doubles)]),
         hinted: unrecoverable(LossyDataset([sf, "cities/SF/landmarks/gg"]))),
     LossySample(
         file: "firestore-backfire/export.ndjson",
@@ -69,7 +61,7 @@ let lossySamples: [LossySample] = [
         plain: unrecoverable(LossyDataset(allPaths))
             .changing(sf, "density", to: .integer(7))
             .changing(sf, "logo", to: logoIndexMap),
-        hints: hints([("density", .doubles), ("logo", .bytes)]),
+        hints: typeHints([("density", .doubles), ("logo", .bytes)]),
         hinted: unrecoverable(LossyDataset(allPaths))),
     LossySample(
         // The extension tracked `cities` only (NY was deleted); it removed bytes. Row
@@ -82,7 +74,7 @@ let lossySamples: [LossySample] = [
             .changing(sf, "logo", to: nil)
             .changing(sf, "density", to: .integer(7))
             .changing(sf, "mayor", to: .string("users/lurie")),
-        hints: hints([("density", .doubles), ("mayor", .references)]),
+        hints: typeHints([("density", .doubles), ("mayor", .references)]),
         hinted: unrecoverable(LossyDataset(["cities/LA", sf], keepTimes: true))
             .withTimes("cities/LA", create: "2024-03-01T00:00:00Z", update: "2024-03-01T00:00:00Z")
             .changing(sf, "logo", to: nil)),

@@ -40,6 +40,15 @@ enum Fixtures {
     }()
 }
 
+/// Hints from (field path, kind) pairs.
+func typeHints(_ pairs: [(String, TypeHints.Kind)]) -> TypeHints {
+    var hints = TypeHints()
+    for (path, kind) in pairs {
+        try! hints.add(FieldPath(serverFormat: path), as: kind)
+    }
+    return hints
+}
+
 /// The error `body` throws, or nil. (Closure literals do not infer typed throws yet, so the
 /// body is untyped and anything but an `ExportError` is a test failure.)
 func exportError(_ body: () throws -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> ExportError? {
