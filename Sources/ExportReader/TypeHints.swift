@@ -47,7 +47,7 @@ public struct TypeHints: Sendable, Equatable {
         public var existing: Entry
 
         public var description: String {
-            "it overlaps `\(existing.path)`, already listed in \(existing.kind.rawValue); a field gets one type"
+            "overlaps `\(existing.path)`, already listed in \(existing.kind.rawValue); a field gets one type"
         }
     }
 

@@ -24,7 +24,7 @@ struct TypeHintTests {
         for (path, kind) in [("stats", TypeHints.Kind.bytes), ("stats.ratio", .doubles), ("stats.ratio.x", .timestamps)] {
             let error = #expect(throws: TypeHints.Overlap.self) { try hints.add(FieldPath(serverFormat: path), as: kind) }
             #expect(error?.existing.path == (try FieldPath(serverFormat: "stats.ratio")))
-            #expect(error?.description == "it overlaps `stats.ratio`, already listed in doubles; a field gets one type")
+            #expect(error?.description == "overlaps `stats.ratio`, already listed in doubles; a field gets one type")
         }
         try hints.add(FieldPath(serverFormat: "stats.rank"), as: .doubles)
         try hints.add(FieldPath(serverFormat: "`stats.ratio`"), as: .doubles)
