@@ -40,7 +40,7 @@ struct BackfireDecoder: NDJSONRecordDecoder {
             }
             let name: ResourceName
             do throws(PathError) {
-                name = try DocumentName.parse(pathText, relativeTo: reRooter.target)
+                name = try ResourceName(documentName: pathText, relativeTo: reRooter.target)
             } catch {
                 throw ValueDecodingError(offset: path.offset, message: "document path: \(error.message)")
             }

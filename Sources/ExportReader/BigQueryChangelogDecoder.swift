@@ -133,7 +133,7 @@ struct BigQueryChangelogDecoder: ExportDocumentSource {
     private static func documentName(_ row: JSONObject, at offset: Int, relativeTo database: DatabaseID) throws(ValueDecodingError) -> ResourceName {
         let node = try column("document_name", of: row, at: offset)
         do throws(PathError) {
-            return try DocumentName.parse(node.text, relativeTo: database)
+            return try ResourceName(documentName: node.text, relativeTo: database)
         } catch {
             throw ValueDecodingError(offset: node.offset, message: "document_name: \(error.message)")
         }

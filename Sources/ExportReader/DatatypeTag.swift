@@ -40,7 +40,7 @@ enum DatatypeTag {
                 throw expected("a document path string", for: "documentReference", found: value)
             }
             do {
-                return .reference(try DocumentName.parse(text, relativeTo: database))
+                return .reference(try ResourceName(documentName: text, relativeTo: database))
             } catch {
                 throw ValueDecodingError(offset: value.offset, message: "documentReference: \(error.message)")
             }

@@ -44,7 +44,7 @@ extension UntypedValueDecoder {
             return try AdminSDKJSON.geoPoint(object, at: node.offset, unprefixed: true).map(Value.geoPoint)
         case (.references, .string(let text)):
             do {
-                return .reference(try DocumentName.parse(text, relativeTo: database))
+                return .reference(try ResourceName(documentName: text, relativeTo: database))
             } catch {
                 throw ValueDecodingError(offset: node.offset, message: "reference: \(error.message)")
             }
