@@ -12,8 +12,8 @@ import JSONCore
 /// end of the file). A single-JSON-value file is read and parsed whole.
 ///
 /// The formats of the Node exporters lose types (``ExportFormat/carriesTypes`` is false):
-/// their values are read by the rules of ``TypeHints``' documentation and
-/// `docs/queries-and-exports.md` §1.g, and ``TypeHints`` restore what the JSON cannot tell.
+/// their values are read by the rules in `docs/queries-and-exports.md` §1.g, and
+/// ``TypeHints`` give the types their JSON cannot tell.
 public struct ExportReader: Sendable {
     /// 4 MiB: large enough that reads cost nothing next to parsing.
     public static let defaultChunkSize = 4 << 20
