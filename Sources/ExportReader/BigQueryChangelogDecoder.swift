@@ -31,8 +31,7 @@ struct BigQueryChangelogDecoder: ExportDocumentSource {
     /// What is kept of a document's rows: the newest one, and the time of the newest CREATE.
     private struct Newest {
         var timestamp: Timestamp
-        var operation: Operation
-        /// The `data` JSON text (nil for a DELETE) and where its string starts in the file.
+        /// The `data` JSON text and where its string starts in the file; nil for a DELETE.
         var data: (text: String, location: SourceLocation)?
         var row: SourceLocation
         var created: Timestamp?
@@ -95,7 +94,7 @@ struct BigQueryChangelogDecoder: ExportDocumentSource {
                 data = (text, locate(dataNode.offset))
             }
             let row = record.offset == 0 ? SourceLocation(file: path, line: line, column: 1) : locate(record.offset)
-            newest[name] = Newest(timestamp: timestamp, operation: operation, data: data, row: row, created: created)
+            newest[name] = Newest(timestamp: timestamp, data: data, row: row, created: created)
         } catch {
             throw .invalidDocument(locate(error.offset), message: error.message)
         }
