@@ -36,7 +36,9 @@ public struct TypeHints: Sendable, Equatable {
 
     /// One hinted field.
     public struct Entry: Sendable, Equatable {
+        /// The field, from the document root.
         public var path: FieldPath
+        /// The type it gets.
         public var kind: Kind
     }
 
@@ -46,6 +48,7 @@ public struct TypeHints: Sendable, Equatable {
         /// The hint already present.
         public var existing: Entry
 
+        /// "overlaps `x`, already listed in doubles; …", to follow the rejected path in a message.
         public var description: String {
             "overlaps `\(existing.path)`, already listed in \(existing.kind.rawValue); a field gets one type"
         }
@@ -57,6 +60,7 @@ public struct TypeHints: Sendable, Equatable {
     /// No hints.
     public init() {}
 
+    /// True when no field is hinted.
     public var isEmpty: Bool { entries.isEmpty }
 
     /// Adds a hint, unless its path equals, contains or is contained in one already added.

@@ -68,6 +68,7 @@ public enum DuplicatePolicy: String, Sendable, CaseIterable {
 public struct InputSpec: Sendable {
     public var pattern: String
     public var format: ExportFormat?
+    /// The types of fields the format cannot tell (`hints:`); empty for most inputs.
     public var hints: TypeHints
     public var location: SourceLocation?
 
