@@ -21,6 +21,8 @@ public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
     case ambiguousFormat(candidates: [ExportFormat], location: SourceLocation, evidence: String)
     /// The file is JSON but in no format the detector knows.
     case unrecognizedFormat(SourceLocation, found: String)
+    /// `hints:` were given for a file whose format already carries every value's type.
+    case hintsNotApplicable(ExportFormat, file: String)
 
     public var description: String {
         switch self {
@@ -29,7 +31,7 @@ public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
         case .isDirectory(let file):
             return "\(file): is a directory; expected an export file (JSON or NDJSON)"
         case .empty(let file):
-            return "\(file): the file is empty; expected Firestore REST JSON or NDJSON documents"
+            return "\(file): the file is empty; expected a Firestore export (JSON or NDJSON)"
         case .syntax(let location, let message):
             return "\(location): invalid JSON: \(message)"
         case .invalidDocument(let location, let message):
@@ -48,7 +50,12 @@ public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(location): ambiguous export format (\(evidence)): it could be \(names); set `format:` to choose.\(support)"
         case .unrecognizedFormat(let location, let found):
             return "\(location): not a known Firestore export format: expected Firestore REST JSON or NDJSON "
-                + "(documents {\"name\", \"fields\", …}, runQuery/batchGet responses or documents.list pages); found \(found)"
+                + "(documents {\"name\", \"fields\", …}, runQuery/batchGet responses or documents.list pages), "
+                + "a node-firestore-import-export or firestore-export-import JSON tree, or firestore-backfire or "
+                + "BigQuery raw changelog NDJSON; found \(found)"
+        case .hintsNotApplicable(let format, let file):
+            return "\(file): `hints:` were given, but the file is \(format.displayName), whose values carry their types; "
+                + "remove `hints:` from this input (hints are for the formats that lose types)"
         }
     }
 }

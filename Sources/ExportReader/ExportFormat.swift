@@ -25,9 +25,19 @@ public enum ExportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     /// Whether ``ExportReader`` can read this format yet.
     public var isSupported: Bool {
         switch self {
-        case .rest, .restNDJSON: return true
-        default: return false
+        case .firefoo, .gcloudExport: return false
+        default: return true
         }
+    }
+
+    /// Whether the format's values carry their Firestore types, so type hints do not apply.
+    public var carriesTypes: Bool {
+        self == .rest || self == .restNDJSON
+    }
+
+    /// Whether the format has one record per line (NDJSON) rather than one JSON value per file.
+    var isLineDelimited: Bool {
+        self == .restNDJSON || self == .firestoreBackfire || self == .bigQueryChangelog
     }
 
     /// The name users know the format by, for messages.
@@ -46,19 +56,18 @@ public enum ExportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
 
     /// What a user can do today with a file in an unsupported format.
     var workaround: String {
-        let restAdvice = "Meanwhile, convert it to Firestore REST NDJSON (one REST Document per line, "
-            + "e.g. `runQuery` over the REST API piped through `jq -c '.[] | .document // empty'`), "
-            + "or set `format:` if the detection is wrong."
         switch self {
-        case .rest, .restNDJSON:
-            return ""
-        case .nodeFirestoreImportExport, .firestoreExportImport, .firestoreBackfire, .bigQueryChangelog:
-            return "Support for it is planned. " + restAdvice
         case .firefoo:
-            return "Its JSON shape is unverified, so it will be supported only once a real Firefoo export is available. " + restAdvice
+            return "Its JSON shape is unverified, so it will be supported only once a real Firefoo export is available. "
+                + "Meanwhile, convert it to Firestore REST NDJSON (one REST Document per line, e.g. `runQuery` over the REST API "
+                + "piped through `jq -c '.[] | .document // empty'`), or set `format:` if the detection is wrong."
         case .gcloudExport:
-            return "Reading LevelDB exports is out of scope for now: import the export into a project or the emulator "
-                + "and read the documents back over the REST API as NDJSON."
+            return "Its LevelDB files are not JSON: import the export into a Firestore database (`gcloud firestore import`, "
+                + "or the emulator's `--import` for an emulator export), then export the documents as Firestore REST NDJSON "
+                + "(lossless: `runQuery` over the REST API piped through `jq -c '.[] | .document // empty'`) "
+                + "or with firestore-backfire (`backfire export`, which also reads from the emulator)."
+        default:
+            return ""
         }
     }
 

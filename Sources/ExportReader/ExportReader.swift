@@ -8,7 +8,12 @@ import JSONCore
 /// as their document; references into other databases are kept for a later stage to judge.
 ///
 /// NDJSON is streamed in chunks of ``chunkSize`` bytes, so memory stays at a chunk plus the
-/// longest line. A single-JSON-value file is read and parsed whole.
+/// longest line (a BigQuery changelog also keeps the newest row of each document until the
+/// end of the file). A single-JSON-value file is read and parsed whole.
+///
+/// The formats of the Node exporters lose types (``ExportFormat/carriesTypes`` is false):
+/// their values are read by the rules in `docs/queries-and-exports.md` §1.g, and
+/// ``TypeHints`` give the types their JSON cannot tell.
 public struct ExportReader: Sendable {
     /// 4 MiB: large enough that reads cost nothing next to parsing.
     public static let defaultChunkSize = 4 << 20
@@ -26,49 +31,66 @@ public struct ExportReader: Sendable {
 
     /// The format of the file at `path`, or an error naming the unsupported or unknown format.
     public func detectFormat(of path: String) throws(ExportError) -> ExportFormat {
-        switch try FormatDetector(chunkSize: chunkSize).detect(path) {
-        case .ndjson: return .restNDJSON
-        case .singleValue: return .rest
-        }
+        try FormatDetector(chunkSize: chunkSize).detect(path).format
     }
 
     /// Opens the file at `path` as a stream of documents.
     ///
-    /// - Parameter format: the format from `pipeline.yml`; nil detects it from the content.
-    public func open(_ path: String, format: ExportFormat? = nil) throws(ExportError) -> any ExportDocumentSource {
-        guard let format else {
-            switch try FormatDetector(chunkSize: chunkSize).detect(path) {
-            case .ndjson:
-                return NDJSONDocumentSource(file: try InputFile(path: path), target: target, chunkSize: chunkSize)
-            case .singleValue(let parsed):
-                return SingleValueDocumentSource(root: parsed.root, sourceMap: parsed.sourceMap, target: target)
-            }
+    /// - Parameters:
+    ///   - format: the format from `pipeline.yml`; nil detects it from the content.
+    ///   - hints: the types of fields the format cannot tell; an error for the typed REST formats.
+    public func open(_ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints()) throws(ExportError) -> any ExportDocumentSource {
+        var parsed: ParsedFile?
+        let chosen: ExportFormat
+        if let format {
+            chosen = format
+        } else {
+            let detection = try FormatDetector(chunkSize: chunkSize).detect(path)
+            chosen = detection.format
+            if case .singleValue(_, let file) = detection { parsed = file }
         }
-        switch format {
+        if !hints.isEmpty, chosen.carriesTypes {
+            throw .hintsNotApplicable(chosen, file: path)
+        }
+        func parsedFile() throws(ExportError) -> ParsedFile {
+            if let parsed { return parsed }
+            return try ParsedFile.read(try InputFile(path: path))
+        }
+        switch chosen {
         case .rest:
-            let parsed = try ParsedFile.read(try InputFile(path: path))
-            return SingleValueDocumentSource(root: parsed.root, sourceMap: parsed.sourceMap, target: target)
+            let file = try parsedFile()
+            return SingleValueDocumentSource(root: file.root, sourceMap: file.sourceMap, target: target)
         case .restNDJSON:
-            return NDJSONDocumentSource(file: try InputFile(path: path), target: target, chunkSize: chunkSize)
-        default:
-            throw .unsupportedFormat(format, file: path, location: nil, evidence: "chosen with `format: \(format.rawValue)`")
+            return NDJSONDocumentSource(file: try InputFile(path: path), decoder: RESTRecordDecoder(target: target), chunkSize: chunkSize)
+        case .nodeFirestoreImportExport:
+            return CollectionTreeSource(layout: NodeImportExportDecoder(), file: try parsedFile(), hints: hints, target: target)
+        case .firestoreExportImport:
+            return CollectionTreeSource(layout: ExportImportDecoder(), file: try parsedFile(), hints: hints, target: target)
+        case .firestoreBackfire:
+            return NDJSONDocumentSource(file: try InputFile(path: path), decoder: BackfireDecoder(target: target, hints: hints), chunkSize: chunkSize)
+        case .bigQueryChangelog:
+            return BigQueryChangelogDecoder(file: try InputFile(path: path), hints: hints, target: target, chunkSize: chunkSize)
+        case .firefoo, .gcloudExport:
+            throw .unsupportedFormat(chosen, file: path, location: nil, evidence: "chosen with `format: \(chosen.rawValue)`")
         }
     }
 
     /// Reads the file at `path`, calling `body` with each document in file order.
     ///
-    /// To stop early or fail with your own error, pull from ``open(_:format:)`` instead.
-    public func read(_ path: String, format: ExportFormat? = nil, each body: (ExportedDocument) -> Void) throws(ExportError) {
-        var source = try open(path, format: format)
+    /// To stop early or fail with your own error, pull from ``open(_:format:hints:)`` instead.
+    public func read(
+        _ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints(), each body: (ExportedDocument) -> Void
+    ) throws(ExportError) {
+        var source = try open(path, format: format, hints: hints)
         while let document = try source.next() {
             body(document)
         }
     }
 
     /// Reads every document of the file at `path` into an array.
-    public func readAll(_ path: String, format: ExportFormat? = nil) throws(ExportError) -> [ExportedDocument] {
+    public func readAll(_ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints()) throws(ExportError) -> [ExportedDocument] {
         var documents: [ExportedDocument] = []
-        try read(path, format: format) { documents.append($0) }
+        try read(path, format: format, hints: hints) { documents.append($0) }
         return documents
     }
 }

@@ -8,11 +8,17 @@ import JSONCore
 /// Otherwise the file is parsed whole and its value (or its first array element) classified.
 /// Families that cannot be read yet are recognised and reported by name.
 struct FormatDetector {
-    /// What detection found: NDJSON, or a single JSON value already parsed (so it is not
-    /// parsed twice).
+    /// What detection found: the format, and for a single JSON value the parsed file (so it
+    /// is not parsed twice).
     enum Detection {
-        case ndjson
-        case singleValue(ParsedFile)
+        case ndjson(ExportFormat)
+        case singleValue(ExportFormat, ParsedFile)
+
+        var format: ExportFormat {
+            switch self {
+            case .ndjson(let format), .singleValue(let format, _): return format
+            }
+        }
     }
 
     let chunkSize: Int
@@ -33,46 +39,65 @@ struct FormatDetector {
             throw .unrecognizedFormat(locate(0), found: "binary data, not JSON text (a compressed file, or a LevelDB file of a gcloud/emulator export?)")
         }
         if let record = try? JSONParser.parse(first.bytes), try lines.next() != nil {
-            try Self.classify(record, file: path, formatIfREST: .restNDJSON, locate: locate)
-            return .ndjson
+            return .ndjson(try Self.classify(record, file: path, lineDelimited: true, locate: locate))
         }
         let parsed = try ParsedFile.read(try InputFile(path: path))
-        try Self.classify(parsed.root, file: path, formatIfREST: .rest, locate: parsed.sourceMap.location(ofOffset:))
-        return .singleValue(parsed)
+        return .singleValue(try Self.classify(parsed.root, file: path, lineDelimited: false, locate: parsed.sourceMap.location(ofOffset:)), parsed)
     }
 
-    /// Checks that `node` (an NDJSON record or a whole single-value file) is REST; otherwise
-    /// throws the error naming the family it looks like.
-    static func classify(_ node: JSONNode, file: String, formatIfREST: ExportFormat, locate: (Int) -> SourceLocation) throws(ExportError) {
+    /// The format of `node`: an NDJSON record (`lineDelimited`) or a whole single-value file
+    /// (then a single record of an NDJSON format is a one-line file of it). Throws the error
+    /// naming an unsupported, ambiguous or unknown format.
+    static func classify(_ node: JSONNode, file: String, lineDelimited: Bool, locate: (Int) -> SourceLocation) throws(ExportError) -> ExportFormat {
         var record = node
         if let elements = node.arrayValue {
-            guard let first = elements.first else { return }  // `[]`: an export of no documents
+            guard let first = elements.first else { return lineDelimited ? .restNDJSON : .rest }  // `[]`: an export of no documents
             record = first
         }
         guard let object = record.objectValue else {
             throw .unrecognizedFormat(locate(record.offset), found: record.kindDescription)
         }
-        if RESTRecordKind(object) != nil { return }
-        func unsupported(_ format: ExportFormat, _ evidence: String, at offset: Int) -> ExportError {
-            .unsupportedFormat(format, file: file, location: locate(offset), evidence: evidence)
+        if RESTRecordKind(object) != nil { return lineDelimited ? .restNDJSON : .rest }
+        let format = try family(of: object, at: record.offset, in: node, file: file, locate: locate)
+        if format.isLineDelimited, node.arrayValue != nil {
+            throw .unrecognizedFormat(locate(node.offset), found: "a JSON array of records of \(format.displayName); it has one record per line, without brackets")
         }
-        if object["document_name"] != nil, object["operation"] != nil {
-            throw unsupported(.bigQueryChangelog, "a record with \"document_name\" and \"operation\"", at: record.offset)
+        if !format.isLineDelimited, lineDelimited || node.objectValue == nil {
+            throw .unrecognizedFormat(locate(record.offset), found: "\(lineDelimited ? "one JSON value per line" : "an array") in the layout of \(format.displayName), which is one JSON object per file")
         }
-        if object["path"]?.stringValue != nil, object["data"] != nil {
-            throw unsupported(.firestoreBackfire, "a record with \"path\" and \"data\"", at: record.offset)
+        return format
+    }
+
+    /// The non-REST family of `record` (at `offset`, the first record of `node`).
+    private static func family(of record: JSONObject, at offset: Int, in node: JSONNode, file: String, locate: (Int) -> SourceLocation) throws(ExportError) -> ExportFormat {
+        if record["document_name"] != nil, record["operation"] != nil {
+            return .bigQueryChangelog
         }
-        if let hit = FormatMarkers(scanning: node).strongest {
-            throw unsupported(hit.format, hit.evidence, at: hit.offset)
+        if record["path"]?.stringValue != nil, record["data"] != nil {
+            return .firestoreBackfire
         }
-        if isBareCollectionTree(object) {
+        let candidates = FormatMarkers(scanning: node).candidates
+        if candidates.count > 1 {
+            let evidence = candidates.map { hit in
+                let location = locate(hit.offset)
+                return "\(hit.evidence) at \(location.line):\(location.column)"
+            }
+            throw .ambiguousFormat(candidates: candidates.map(\.format), location: locate(offset), evidence: evidence.joined(separator: " and "))
+        }
+        if let hit = candidates.first {
+            guard hit.format.isSupported else {
+                throw .unsupportedFormat(hit.format, file: file, location: locate(hit.offset), evidence: hit.evidence)
+            }
+            return hit.format
+        }
+        if isBareCollectionTree(record) {
             throw .ambiguousFormat(
                 candidates: [.firestoreExportImport, .firefoo],
-                location: locate(record.offset),
+                location: locate(offset),
                 evidence: "collections of documents keyed by ID, without type markers"
             )
         }
-        throw .unrecognizedFormat(locate(record.offset), found: RESTRecordDecoder.describeKeys(of: object))
+        throw .unrecognizedFormat(locate(offset), found: RESTRecordDecoder.describeKeys(of: record))
     }
 
     /// `{collection: {id: {…}}}` (or `{collection: [{…}]}`) with nothing else to go by.

@@ -1,26 +1,36 @@
 import JSONCore
 
-/// The first telltale sign of each unsupported JSON export family inside a JSON tree, found in
-/// one walk (detection rule order: jloosli, then dalenguyen, then Firefoo).
+/// The telltale signs of the JSON tree export families inside a JSON tree, found in one walk.
+///
+/// A *strong* marker belongs to one family only (`__collections__`, `subCollection`, a Buffer
+/// JSON, a Firefoo `__time__` key, …). A *weak* one may appear inside another family's file:
+/// the `{"_seconds", "_nanoseconds"}` objects of dalenguyen backups are also the `value` of
+/// jloosli's tagged timestamps. Strong markers of several families make a file ambiguous.
 struct FormatMarkers {
     struct Hit {
         var format: ExportFormat
         var evidence: String
         var offset: Int
+        var isStrong: Bool
     }
 
+    /// The first hit of each family, a strong one if there is any.
     private(set) var hits: [ExportFormat: Hit] = [:]
 
-    static let priority: [ExportFormat] = [.nodeFirestoreImportExport, .firestoreExportImport, .firefoo]
+    /// Families in the order their hits are listed.
+    static let families: [ExportFormat] = [.nodeFirestoreImportExport, .firestoreExportImport, .firefoo]
     private static let firefooKeys: Set<String> = ["__time__", "__ref__", "__lat__", "__lon__", "__bytes__", "__double__"]
 
     init(scanning node: JSONNode) {
         scan(node)
     }
 
-    /// The hit of the family that wins by rule order, if any.
-    var strongest: Hit? {
-        Self.priority.lazy.compactMap { hits[$0] }.first
+    /// The families the tree may belong to: those with a strong marker, or else the first
+    /// family with a weak one. Empty when there is no marker at all.
+    var candidates: [Hit] {
+        let found = Self.families.compactMap { hits[$0] }
+        let strong = found.filter(\.isStrong)
+        return strong.isEmpty ? Array(found.prefix(1)) : strong
     }
 
     private mutating func scan(_ node: JSONNode) {
@@ -36,10 +46,9 @@ struct FormatMarkers {
     }
 
     private mutating func inspect(_ object: JSONObject, at offset: Int) {
-        let keys = Set(object.keys)
         for member in object.members {
             switch member.key {
-            case "__collections__", "__datatype__":
+            case "__collections__", DatatypeTag.key:
                 record(.nodeFirestoreImportExport, "found \"\(member.key)\"", member.keyOffset)
             case "subCollection":
                 record(.firestoreExportImport, "found \"subCollection\"", member.keyOffset)
@@ -49,10 +58,11 @@ struct FormatMarkers {
                 break
             }
         }
+        let keys = Set(object.keys)
         if keys == ["_seconds", "_nanoseconds"] {
-            record(.firestoreExportImport, "found an untagged timestamp {\"_seconds\", \"_nanoseconds\"}", offset)
+            record(.firestoreExportImport, "found an untagged timestamp {\"_seconds\", \"_nanoseconds\"}", offset, isStrong: false)
         } else if keys == ["_latitude", "_longitude"] {
-            record(.firestoreExportImport, "found an untagged geopoint {\"_latitude\", \"_longitude\"}", offset)
+            record(.firestoreExportImport, "found an untagged geopoint {\"_latitude\", \"_longitude\"}", offset, isStrong: false)
         } else if keys == ["type", "data"], object["type"]?.stringValue == "Buffer", object["data"]?.arrayValue != nil {
             record(.firestoreExportImport, "found a Node Buffer {\"type\": \"Buffer\", \"data\": […]}", offset)
         } else if keys.isSuperset(of: ["_firestore", "_path"]) {
@@ -60,9 +70,9 @@ struct FormatMarkers {
         }
     }
 
-    private mutating func record(_ format: ExportFormat, _ evidence: String, _ offset: Int) {
-        if hits[format] == nil {
-            hits[format] = Hit(format: format, evidence: evidence, offset: offset)
+    private mutating func record(_ format: ExportFormat, _ evidence: String, _ offset: Int, isStrong: Bool = true) {
+        if hits[format].map({ !$0.isStrong && isStrong }) ?? true {
+            hits[format] = Hit(format: format, evidence: evidence, offset: offset, isStrong: isStrong)
         }
     }
 }

@@ -2,42 +2,46 @@ import FirestoreModel
 import JSONCore
 import ParallelWork
 
-/// Reads Firestore REST NDJSON: one record per line, each line parsed on its own while the
-/// file streams through a ``LineReader``.
+/// Turns one record (line) of an NDJSON export into the documents it holds.
+protocol NDJSONRecordDecoder: Sendable {
+    /// Calls `body` with each document of `record`, the database its name named, and the
+    /// offset of its JSON object. `locate` turns offsets into locations (for errors).
+    func decode(
+        _ record: JSONNode,
+        locate: (Int) -> SourceLocation,
+        _ body: (Document, DatabaseID, Int) -> Void
+    ) throws(ExportError)
+}
+
+/// Reads an NDJSON export whose lines each hold documents (REST records, firestore-backfire
+/// records).
 ///
 /// Lines are independent, so each batch of lines (the complete lines of one read) is parsed and
 /// decoded on every core, then handed out in file order: the documents, and the first error,
 /// are exactly those a line-by-line reader would give.
-struct NDJSONDocumentSource: ExportDocumentSource {
+struct NDJSONDocumentSource<Decoder: NDJSONRecordDecoder>: ExportDocumentSource {
     /// Lines per batch: about one 4 MiB read of typical documents.
-    private static let batchLimit = 4096
+    private static var batchLimit: Int { 4096 }
 
-    private let lines: LineReader
-    private let decoder: RESTRecordDecoder
-    private let path: String
+    private var records: NDJSONRecords
+    private let decoder: Decoder
     private let threads: Int
     /// Documents of the current batch not handed out yet, and the error that ended the batch.
     private var pending: [ExportedDocument] = []
     private var pendingIndex = 0
     private var pendingError: ExportError?
-    private var sawRecord = false
 
-    init(file: InputFile, target: DatabaseID, chunkSize: Int, threads: Int = Processors.online) {
-        lines = LineReader(file: file, chunkSize: chunkSize)
-        decoder = RESTRecordDecoder(target: target)
-        path = file.path
+    init(file: InputFile, decoder: Decoder, chunkSize: Int, threads: Int = Processors.online) {
+        records = NDJSONRecords(file: file, chunkSize: chunkSize)
+        self.decoder = decoder
         self.threads = threads
     }
 
     mutating func next() throws(ExportError) -> ExportedDocument? {
         while pendingIndex == pending.count {
             if let error = pendingError { throw error }
-            let batch = try lines.nextBatch(limit: Self.batchLimit)
-            guard !batch.isEmpty else {
-                if !sawRecord { throw .empty(file: path) }
-                return nil
-            }
-            sawRecord = true
+            let batch = try records.nextBatch(limit: Self.batchLimit)
+            guard !batch.isEmpty else { return nil }
             decode(batch)
         }
         defer { pendingIndex += 1 }
@@ -48,15 +52,19 @@ struct NDJSONDocumentSource: ExportDocumentSource {
     /// to the first failing line.
     private mutating func decode(_ batch: [Line]) {
         let shared = SharedLines(lines: batch)
-        let (decoder, path) = (self.decoder, self.path)
-        let count = batch.count
+        let (decoder, path, count) = (self.decoder, records.path, batch.count)
         let slices = max(1, min(threads, count / 64))
         let results = parallelMap(count: slices, threads: slices) { slice in
-            let range = (count * slice / slices)..<(count * (slice + 1) / slices)
             var documents: [ExportedDocument] = []
-            for index in range {
+            for index in (count * slice / slices)..<(count * (slice + 1) / slices) {
                 do throws(ExportError) {
-                    try Self.decode(shared.lines[index], path: path, decoder: decoder, into: &documents)
+                    try NDJSONRecords.parse(shared.lines[index], path: path) { record, locate, line throws(ExportError) in
+                        try decoder.decode(record, locate: locate) { document, source, offset in
+                            // Most records start the line; only then is the column known without a scan.
+                            let location = offset == 0 ? SourceLocation(file: path, line: line, column: 1) : locate(offset)
+                            documents.append(ExportedDocument(document: document, sourceDatabase: source, location: location))
+                        }
+                    }
                 } catch {
                     return SliceResult(documents: documents, error: error)
                 }
@@ -71,23 +79,6 @@ struct NDJSONDocumentSource: ExportDocumentSource {
                 pendingError = error
                 break
             }
-        }
-    }
-
-    private static func decode(_ line: Line, path: String, decoder: RESTRecordDecoder, into documents: inout [ExportedDocument]) throws(ExportError) {
-        let locate = { (offset: Int) in
-            SourceMap(file: path, bytes: line.bytes, firstLine: line.number).location(ofOffset: offset)
-        }
-        let record: JSONNode
-        do {
-            record = try JSONParser.parse(line.bytes)
-        } catch {
-            throw .syntax(locate(error.offset), message: error.message)
-        }
-        try decoder.decode(record, locate: locate) { document, source, offset in
-            // Most records start the line; only then is the column known without a scan.
-            let location = offset == 0 ? SourceLocation(file: path, line: line.number, column: 1) : locate(offset)
-            documents.append(ExportedDocument(document: document, sourceDatabase: source, location: location))
         }
     }
 }

@@ -5,7 +5,7 @@ import JSONCore
 ///
 /// Byte offsets become locations through `locate`, which the caller provides for the buffer
 /// the record was parsed from; it is only called for errors.
-struct RESTRecordDecoder: Sendable {
+struct RESTRecordDecoder: NDJSONRecordDecoder {
     let reRooter: DocumentReRooter
 
     init(target: DatabaseID) {

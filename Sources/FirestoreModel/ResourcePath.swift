@@ -177,6 +177,17 @@ public struct ResourceName: Sendable, Hashable, CustomStringConvertible {
         name.hasPrefix("projects/")
     }
 
+    /// Parses the name of a document: a full name, or a path relative to `database`
+    /// (`users/lurie`). A collection's name is an error.
+    public init(documentName text: String, relativeTo database: DatabaseID) throws(PathError) {
+        self = Self.looksQualified(text)
+            ? try ResourceName(parsing: text)
+            : ResourceName(database: database, path: try ResourcePath(parsing: text))
+        guard path.isDocument else {
+            throw PathError("\"\(text)\" does not name a document (it needs an even number of path segments)")
+        }
+    }
+
     /// `projects/{p}/databases/{d}/documents[/path]`.
     public var description: String {
         path.isEmpty ? database.documentsRoot : database.documentsRoot + "/" + path.description

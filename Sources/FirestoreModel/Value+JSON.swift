@@ -148,13 +148,7 @@ extension Value {
 
     static func decodeReference(_ text: String, offset: Int, relativeTo database: DatabaseID) throws(ValueDecodingError) -> ResourceName {
         do throws(PathError) {
-            let name = ResourceName.looksQualified(text)
-                ? try ResourceName(parsing: text)
-                : ResourceName(database: database, path: try ResourcePath(parsing: text))
-            guard name.path.isDocument else {
-                throw PathError("\"\(text)\" does not name a document (it needs an even number of path segments)")
-            }
-            return name
+            return try ResourceName(documentName: text, relativeTo: database)
         } catch {
             throw ValueDecodingError(offset: offset, message: "referenceValue: \(error.message)")
         }

@@ -11,46 +11,72 @@ struct DetectionTests {
         exportError { _ = try reader.detectFormat(of: path) }
     }
 
-    static let otherFamilies: [(file: String, format: ExportFormat, evidence: String)] = [
-        ("other/node-firestore-import-export.json", .nodeFirestoreImportExport, "found \"__collections__\""),
-        ("other/backup-with-refs-option.json", .firestoreExportImport, "found \"subCollection\""),
-        ("other/backup-raw-ref-object.json", .firestoreExportImport, "found \"subCollection\""),
-        ("other/import-array-autoid.json", .firestoreExportImport, "found \"subCollection\""),
-        ("other/firestore-backfire.ndjson", .firestoreBackfire, "a record with \"path\" and \"data\""),
-        ("other/bigquery-raw-changelog.ndjson", .bigQueryChangelog, "a record with \"document_name\" and \"operation\""),
+    /// Every sample of the lossy formats, and the format detection must pick.
+    static let samples: [(file: String, format: ExportFormat)] = [
+        ("node-firestore-import-export/full-export.json", .nodeFirestoreImportExport),
+        ("firestore-export-import/backup-with-refs-option.json", .firestoreExportImport),
+        ("firestore-export-import/backup-raw-ref-object.json", .firestoreExportImport),
+        ("firestore-export-import/import-array-autoid.json", .firestoreExportImport),
+        ("firestore-backfire/export.ndjson", .firestoreBackfire),
+        ("bigquery-export/raw_changelog.ndjson", .bigQueryChangelog),
     ]
 
-    @Test(arguments: otherFamilies.indices)
-    func otherFamiliesAreNamedAsNotSupportedYet(index: Int) {
-        let family = Self.otherFamilies[index]
-        let path = Fixtures.path(family.file)
-        for error in [detectionError(path), exportError { _ = try reader.readAll(path) }] {
-            guard case .unsupportedFormat(let format, _, let location, let evidence)? = error else {
-                Issue.record("\(family.file): expected unsupportedFormat, got \(String(describing: error))")
-                continue
-            }
-            #expect(format == family.format)
-            #expect(evidence == family.evidence)
-            #expect(location != nil)
-            let message = error!.description
-            #expect(message.contains("looks like \(family.format.displayName)"))
-            #expect(message.contains("the \"\(family.format.rawValue)\" format is not supported yet"))
+    @Test(arguments: samples.indices)
+    func detectionPicksEachFormat(index: Int) throws {
+        let sample = Self.samples[index]
+        #expect(try reader.detectFormat(of: Fixtures.path(sample.file)) == sample.format)
+    }
+
+    @Test(arguments: [1, 7, ExportReader.defaultChunkSize])
+    func oneLineFilesOfTheNDJSONFormats(chunkSize: Int) throws {
+        let reader = ExportReader(target: Fixtures.demo, chunkSize: chunkSize)
+        for sample in Self.samples where sample.file.hasSuffix(".ndjson") {
+            let firstLine = try String(contentsOfFile: Fixtures.path(sample.file), encoding: .utf8).split(separator: "\n")[0]
+            let path = Fixtures.temporaryFile("one.ndjson", firstLine + "\n")
+            #expect(try reader.detectFormat(of: path) == sample.format)
+            #expect(try reader.readAll(path).count == 1)
         }
     }
 
-    @Test func markerLocationIsReported() {
-        let path = Fixtures.path("other/node-firestore-import-export.json")
-        #expect(detectionError(path)?.description.hasPrefix("\(path):2:3: looks like a node-firestore-import-export (jloosli) export (found \"__collections__\"); the \"node-firestore-import-export\" format is not supported yet.") == true)
+    @Test func ndjsonRecordsInAnArrayAreNotTheirFormat() {
+        let path = Fixtures.temporaryFile("backfire.json", #"[{"path":"users/lurie","data":{"name":"Daniel Lurie"}}]"#)
+        #expect(detectionError(path) == .unrecognizedFormat(
+            SourceLocation(file: path, line: 1, column: 1),
+            found: "a JSON array of records of a firestore-backfire NDJSON export; it has one record per line, without brackets"))
     }
 
-    @Test func dalenguyenBufferMarker() {
+    @Test func treeFormatsAreOneValuePerFile() {
+        let path = Fixtures.temporaryFile("tree.ndjson", #"{"__collections__":{}}"# + "\n" + #"{"__collections__":{}}"# + "\n")
+        #expect(detectionError(path) == .unrecognizedFormat(
+            SourceLocation(file: path, line: 1, column: 1),
+            found: "one JSON value per line in the layout of a node-firestore-import-export (jloosli) export, which is one JSON object per file"))
+    }
+
+    @Test func strongMarkersOfTwoFamiliesAreAmbiguous() {
+        let path = Fixtures.temporaryFile("mixed.json", """
+            {"__collections__": {"cities": {"SF": {
+              "subCollection": {"cities/SF/landmarks": {}}}}}}
+            """)
+        let error = detectionError(path)
+        #expect(error == .ambiguousFormat(
+            candidates: [.nodeFirestoreImportExport, .firestoreExportImport],
+            location: SourceLocation(file: path, line: 1, column: 1),
+            evidence: "found \"__collections__\" at 1:2 and found \"subCollection\" at 2:3"))
+        #expect(error?.description.contains("set `format:` to choose") == true)
+    }
+
+    @Test func tagValuesDoNotMakeAJlooseExportAmbiguous() throws {
+        // `{"_seconds", "_nanoseconds"}` inside a jloosli timestamp tag is a weak dalenguyen marker.
+        let path = Fixtures.temporaryFile("tagged.json", """
+            {"cities": {"SF": {"updated": {"__datatype__": "timestamp", "value": {"_seconds": 1, "_nanoseconds": 0}}}}}
+            """)
+        #expect(try reader.detectFormat(of: path) == .nodeFirestoreImportExport)
+    }
+
+    @Test func dalenguyenBufferMarker() throws {
         let path = Fixtures.temporaryFile("backup.json", #"{"cities":{"SF":{"logo":{"type":"Buffer","data":[137,80]}}}}"#)
-        guard case .unsupportedFormat(.firestoreExportImport, _, let location, let evidence)? = detectionError(path) else {
-            Issue.record("expected firestore-export-import")
-            return
-        }
-        #expect(evidence == "found a Node Buffer {\"type\": \"Buffer\", \"data\": […]}")
-        #expect(location?.column == 25)
+        #expect(try reader.detectFormat(of: path) == .firestoreExportImport)
+        #expect(try reader.readAll(path).first?.document.fields["logo"] == .bytes([137, 80]))
     }
 
     @Test func firefoo() {
@@ -58,11 +84,12 @@ struct DetectionTests {
             {"cities": {"SF": {"updated": {"__time__": "2024-05-01T12:34:56.123Z"}, "mayor": {"__ref__": "users/lurie"}}}}
             """)
         let error = detectionError(path)
-        guard case .unsupportedFormat(.firefoo, _, _, let evidence)? = error else {
+        guard case .unsupportedFormat(.firefoo, _, let location, let evidence)? = error else {
             Issue.record("expected firefoo, got \(String(describing: error))")
             return
         }
         #expect(evidence == "found \"__time__\"")
+        #expect(location == SourceLocation(file: path, line: 1, column: 32))
         #expect(error!.description.contains("unverified"))
     }
 
@@ -78,6 +105,7 @@ struct DetectionTests {
             }
             #expect(file == path)
             #expect(error!.description.contains("not supported yet"))
+            #expect(error!.description.contains("gcloud firestore import"))
         }
     }
 
@@ -112,7 +140,7 @@ struct DetectionTests {
 
     @Test func formatOverrideSkipsDetection() throws {
         // A jloosli file read as REST fails as a REST record, not as an unsupported format.
-        let jloosli = Fixtures.path("other/node-firestore-import-export.json")
+        let jloosli = Fixtures.path("node-firestore-import-export/full-export.json")
         guard case .notADocument? = exportError({ _ = try reader.readAll(jloosli, format: .rest) }) else {
             Issue.record("expected notADocument")
             return
@@ -124,14 +152,19 @@ struct DetectionTests {
         // A one-line file is a single value to detection, and NDJSON when asked.
         let one = Fixtures.temporaryFile("one.ndjson", Fixtures.canonicalLines[1] + "\n")
         expectCanonical(try reader.readAll(one, format: .restNDJSON), count: 1)
+        // A REST record read as backfire is not a backfire record.
+        #expect(exportError { _ = try reader.readAll(one, format: .firestoreBackfire) }?.description
+            == "\(one):1:1: expected a firestore-backfire record {\"path\", \"data\", …}, found an object with keys \"name\", \"fields\", \"createTime\", \"updateTime\"")
         // A format that cannot be read yet is refused by name.
-        let error = exportError { _ = try reader.readAll(one, format: .firestoreBackfire) }
-        #expect(error == .unsupportedFormat(.firestoreBackfire, file: one, location: nil, evidence: "chosen with `format: firestore-backfire`"))
+        let error = exportError { _ = try reader.readAll(one, format: .firefoo) }
+        #expect(error == .unsupportedFormat(.firefoo, file: one, location: nil, evidence: "chosen with `format: firefoo`"))
     }
 
     @Test func formatNamesForPipelineConfig() {
         #expect(ExportFormat(rawValue: "rest") == .rest)
         #expect(ExportFormat(rawValue: "rest-ndjson") == .restNDJSON)
-        #expect(ExportFormat.allCases.filter(\.isSupported) == [.rest, .restNDJSON])
+        #expect(ExportFormat(rawValue: "bigquery-changelog") == .bigQueryChangelog)
+        #expect(ExportFormat.allCases.filter { !$0.isSupported } == [.firefoo, .gcloudExport])
+        #expect(ExportFormat.allCases.filter(\.carriesTypes) == [.rest, .restNDJSON])
     }
 }

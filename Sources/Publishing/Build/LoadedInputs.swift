@@ -15,7 +15,7 @@ struct LoadedInputs {
     /// Reads every input of `config`. Files are read in config order, each pattern's matches in
     /// path order, so "last wins" is well defined.
     static func load(_ config: PipelineConfig, progress: (BuildEvent) -> Void) throws(BuildError) -> LoadedInputs {
-        var files: [(path: String, format: ExportFormat?)] = []
+        var files: [(path: String, input: InputSpec)] = []
         for input in config.inputs {
             let matches: [String]
             do {
@@ -24,7 +24,7 @@ struct LoadedInputs {
                 throw .noInputFiles(pattern: input.pattern, location: input.location)
             }
             guard !matches.isEmpty else { throw .noInputFiles(pattern: input.pattern, location: input.location) }
-            files += matches.map { ($0, input.format) }
+            files += matches.map { ($0, input) }
         }
 
         let reader = ExportReader(target: config.database)
@@ -38,7 +38,7 @@ struct LoadedInputs {
             inputBytes += size
             progress(.readingInput(path: file.path, index: index, count: files.count, bytes: size))
             do throws(ExportError) {
-                try reader.read(file.path, format: file.format) { exported in
+                try reader.read(file.path, format: file.input.format, hints: file.input.hints) { exported in
                     guard failure == nil else { return }
                     if let error = check(exported, config: config) {
                         failure = error

@@ -135,7 +135,7 @@ extension PipelineConfig {
         if case .scalar = node.node {
             return InputSpec(pattern: try node.string(), format: nil, location: node.location)
         }
-        let entry = try node.mapping(allowed: ["path", "format"])
+        let entry = try node.mapping(allowed: ["path", "format", "hints"])
         let pattern = try entry.required("path").string()
         let format = try entry["format"].map { formatNode throws(ConfigError) -> ExportFormat in
             let name = try formatNode.string()
@@ -144,7 +144,8 @@ extension PipelineConfig {
             }
             return format
         }
-        return InputSpec(pattern: pattern, format: format, location: node.location)
+        let hints = try entry["hints"].map { hintsNode throws(ConfigError) in try TypeHints(config: hintsNode, format: format) } ?? TypeHints()
+        return InputSpec(pattern: pattern, format: format, hints: hints, location: node.location)
     }
 
     private static func parseBundle(_ node: ConfigNode, queryParser: QueryConfigParser) throws(ConfigError) -> BundleSpec {

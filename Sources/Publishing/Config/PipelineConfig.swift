@@ -63,15 +63,19 @@ public enum DuplicatePolicy: String, Sendable, CaseIterable {
     case lastWins = "last-wins"
 }
 
-/// One `inputs:` entry: a glob relative to the config's folder and an optional format.
+/// One `inputs:` entry: a glob relative to the config's folder, an optional format, and the
+/// types of fields a lossy format cannot tell.
 public struct InputSpec: Sendable {
     public var pattern: String
     public var format: ExportFormat?
+    /// The types of fields the format cannot tell (`hints:`); empty for most inputs.
+    public var hints: TypeHints
     public var location: SourceLocation?
 
-    public init(pattern: String, format: ExportFormat?, location: SourceLocation?) {
+    public init(pattern: String, format: ExportFormat?, hints: TypeHints = TypeHints(), location: SourceLocation?) {
         self.pattern = pattern
         self.format = format
+        self.hints = hints
         self.location = location
     }
 }

@@ -1,0 +1,53 @@
+import JSONCore
+
+/// The records of an NDJSON file, parsed line by line while the file streams through a
+/// ``LineReader``; blank lines are skipped, and a file without any record is an error.
+struct NDJSONRecords {
+    private let lines: LineReader
+    /// The file, for messages.
+    let path: String
+    private var sawRecord = false
+
+    init(file: InputFile, chunkSize: Int) {
+        lines = LineReader(file: file, chunkSize: chunkSize)
+        path = file.path
+    }
+
+    /// Parses the next record and calls `body` with it, a function that turns offsets in it
+    /// into locations (valid only during the call), and its line number. False at the end.
+    mutating func next(
+        _ body: (_ record: JSONNode, _ locate: (Int) -> SourceLocation, _ line: Int) throws(ExportError) -> Void
+    ) throws(ExportError) -> Bool {
+        guard let line = try nextBatch(limit: 1).first else { return false }
+        try Self.parse(line, path: path, body)
+        return true
+    }
+
+    /// The next lines, at most `limit` (see ``LineReader/nextBatch(limit:)``), unparsed, so that
+    /// several threads can parse them with ``parse(_:path:_:)``; empty at the end. They stay
+    /// valid until the next call.
+    mutating func nextBatch(limit: Int) throws(ExportError) -> [Line] {
+        let batch = try lines.nextBatch(limit: limit)
+        if batch.isEmpty, !sawRecord { throw .empty(file: path) }
+        sawRecord = true
+        return batch
+    }
+
+    /// Parses `line` of the file at `path` and calls `body` as ``next(_:)`` does.
+    static func parse(
+        _ line: Line,
+        path: String,
+        _ body: (_ record: JSONNode, _ locate: (Int) -> SourceLocation, _ line: Int) throws(ExportError) -> Void
+    ) throws(ExportError) {
+        let locate = { (offset: Int) in
+            SourceMap(file: path, bytes: line.bytes, firstLine: line.number).location(ofOffset: offset)
+        }
+        let record: JSONNode
+        do {
+            record = try JSONParser.parse(line.bytes)
+        } catch {
+            throw .syntax(locate(error.offset), message: error.message)
+        }
+        try body(record, locate, line.number)
+    }
+}
