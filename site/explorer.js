@@ -143,8 +143,8 @@ async function openBundle(id, { focus }) {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
     const bytes = new Uint8Array(await response.arrayBuffer());
-    const checksum = await checksumText(bytes, entry.sha256);
     const bundle = parseBundle(bytes);
+    const checksum = await checksumText(bytes, entry.sha256);
     if (current !== selection) return;
     shown = bundleView(entry, url, bundle, response, checksum);
   } catch (error) {
