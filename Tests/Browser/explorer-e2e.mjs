@@ -31,7 +31,7 @@ function check(description, passed, detail = '') {
 
 function checkEqual(description, actual, expected) {
   const passed = JSON.stringify(actual) === JSON.stringify(expected);
-  check(description, passed, `expected ${JSON.stringify(expected)}\n  actual   ${JSON.stringify(actual)}`);
+  check(description, passed, `expected ${JSON.stringify(expected)}\nactual   ${JSON.stringify(actual)}`);
 }
 
 /** Cache-Control directives as a sorted list, so order and spacing do not matter. */
@@ -90,8 +90,10 @@ async function pressEnterOn(browser, page, selector) {
   await browser.send('Input.dispatchKeyEvent', { type: 'keyUp', ...key }, page);
 }
 
+/** Captures the viewport from the bundle list down: the list, the chosen bundle, its first rows. */
 async function screenshot(browser, page, file, { width, height }) {
   await browser.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false }, page);
+  await browser.evaluate(page, `document.getElementById('bundles').scrollIntoView()`);
   const { data } = await browser.send('Page.captureScreenshot', { format: 'png' }, page);
   writeFileSync(file, Buffer.from(data, 'base64'));
   await browser.send('Emulation.clearDeviceMetricsOverride', {}, page);
@@ -115,8 +117,8 @@ async function checkExplorer(browser, page, server, manifest, consoleErrors) {
     for (const name of entry.named_queries) {
       checkEqual(`${entry.id}/${name}: the documents bundlepress query returns, in order`, tables[name], expectedQueryPaths(name));
     }
-    const facts = await browser.evaluate(page, `document.querySelector('#bundle-view .facts').textContent`);
-    check(`${entry.id}: the page saw Content-Encoding: gzip and a matching SHA-256`, /Content-Encoding: gzip/.test(facts) && /SHA-256matches the manifest/.test(facts), facts);
+    const facts = await browser.evaluate(page, `document.querySelector('#bundle-view .facts').innerText`);
+    check(`${entry.id}: the page saw Content-Encoding: gzip and a matching SHA-256`, /Content-Encoding: gzip/.test(facts) && /SHA-256\s*matches the manifest/.test(facts), facts);
     if (index > 0) {
       checkEqual(`${entry.id}: chosen with the keyboard, focus moves to the bundle`, await browser.evaluate(page, 'document.activeElement.id'), 'bundle-heading');
     }
