@@ -57,6 +57,16 @@ function compareScalars(left, right) {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
+/** Compares sequences element by element with `compareElements`; a prefix sorts first. */
+function compareLexicographically(left, right, compareElements) {
+  const length = Math.min(left.length, right.length);
+  for (let index = 0; index < length; index += 1) {
+    const order = compareElements(left[index], right[index]);
+    if (order !== 0) return sign(order);
+  }
+  return sign(left.length - right.length);
+}
+
 /**
  * Compares two strings by their UTF-8 bytes (Unicode code point order), as Firestore does.
  * JavaScript's `<` compares UTF-16 code units instead, which differs when a character above
@@ -94,47 +104,18 @@ function compareTimestamps(left, right) {
   return compareNumbers(a.seconds, b.seconds) || compareScalars(a.nanos, b.nanos);
 }
 
-function compareBytes(left, right) {
-  const a = base64Bytes(left);
-  const b = base64Bytes(right);
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index += 1) {
-    if (a[index] !== b[index]) return a[index] - b[index];
-  }
-  return a.length - b.length;
-}
+const compareBytes = (left, right) => compareLexicographically(base64Bytes(left), base64Bytes(right), compareScalars);
 
 /** References compare by full name, segment by segment in UTF-16 order (JS `<`). */
-function compareReferences(left, right) {
-  const a = left.split('/');
-  const b = right.split('/');
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index += 1) {
-    const order = compareScalars(a[index], b[index]);
-    if (order !== 0) return order;
-  }
-  return a.length - b.length;
-}
+const compareReferences = (left, right) => compareLexicographically(left.split('/'), right.split('/'), compareScalars);
 
-function compareSequences(left, right) {
-  const length = Math.min(left.length, right.length);
-  for (let index = 0; index < length; index += 1) {
-    const order = compareValues(left[index], right[index]);
-    if (order !== 0) return order;
-  }
-  return left.length - right.length;
-}
+const compareSequences = (left, right) => compareLexicographically(left, right, compareValues);
 
 /** Maps: keys sorted in UTF-16 order, then pairs compared (key by UTF-8, then value), then size. */
 function compareMaps(left, right) {
   const a = mapEntries(left).sort(([x], [y]) => compareScalars(x, y));
   const b = mapEntries(right).sort(([x], [y]) => compareScalars(x, y));
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index += 1) {
-    const order = compareUtf8(a[index][0], b[index][0]) || compareValues(a[index][1], b[index][1]);
-    if (order !== 0) return order;
-  }
-  return a.length - b.length;
+  return compareLexicographically(a, b, ([keyA, valueA], [keyB, valueB]) => compareUtf8(keyA, keyB) || compareValues(valueA, valueB));
 }
 
 /**
@@ -161,23 +142,23 @@ export function compareValues(left, right) {
     case 'string':
       return sign(compareUtf8(left.stringValue, right.stringValue));
     case 'bytes':
-      return sign(compareBytes(left.bytesValue, right.bytesValue));
+      return compareBytes(left.bytesValue, right.bytesValue);
     case 'reference':
-      return sign(compareReferences(left.referenceValue, right.referenceValue));
+      return compareReferences(left.referenceValue, right.referenceValue);
     case 'geopoint':
       return (
         compareNumbers(Number(left.geoPointValue.latitude ?? 0), Number(right.geoPointValue.latitude ?? 0)) ||
         compareNumbers(Number(left.geoPointValue.longitude ?? 0), Number(right.geoPointValue.longitude ?? 0))
       );
     case 'array':
-      return sign(compareSequences(arrayElements(left), arrayElements(right)));
+      return compareSequences(arrayElements(left), arrayElements(right));
     case 'vector': {
       const a = vectorElements(left);
       const b = vectorElements(right);
-      return sign(a.length - b.length || compareSequences(a, b));
+      return sign(a.length - b.length) || compareSequences(a, b);
     }
     case 'map':
-      return sign(compareMaps(left, right));
+      return compareMaps(left, right);
     default:
       return 0;
   }
@@ -216,24 +197,10 @@ function compareNumericIds([, leftMinus, leftDigits], [, rightMinus, rightDigits
  * @returns {number}
  */
 export function compareDocumentNames(left, right) {
-  const a = documentPathSegments(left);
-  const b = documentPathSegments(right);
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index += 1) {
-    const order = compareSegments(a[index], b[index]);
-    if (order !== 0) return order;
-  }
-  return sign(a.length - b.length);
+  return compareLexicographically(documentPathSegments(left), documentPathSegments(right), compareSegments);
 }
 
-function compareFieldPaths(left, right) {
-  const length = Math.min(left.length, right.length);
-  for (let index = 0; index < length; index += 1) {
-    const order = compareSegments(left[index], right[index]);
-    if (order !== 0) return order;
-  }
-  return left.length - right.length;
-}
+const compareFieldPaths = (left, right) => compareLexicographically(left, right, compareSegments);
 
 function inequalityFieldPaths(filter, found) {
   if (filter === undefined) return found;

@@ -16,11 +16,6 @@ public enum SiteAssets {
         public var name: String
         /// The UTF-8 text of the file.
         public var contents: String
-
-        public init(name: String, contents: String) {
-            self.name = name
-            self.contents = contents
-        }
     }
 
     /// Every file, sorted by name.
