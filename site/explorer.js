@@ -50,9 +50,10 @@ function facts(pairs) {
   return pairs.map(([term, ...description]) => h('div', {}, h('dt', {}, term), h('dd', {}, ...description)));
 }
 
+/** A `<time>`: the full precision as text, milliseconds at most in `datetime` (as HTML allows). */
 function timeElement(timestamp) {
   const text = formatTimestamp(timestamp);
-  return h('time', { datetime: text }, text);
+  return h('time', { datetime: text.replace(/(\.\d{3})\d+Z$/, '$1Z') }, text);
 }
 
 function headerFacts(response) {
@@ -122,7 +123,6 @@ function showSite(manifest, url, response) {
   }
   page.bundles.hidden = false;
   setStatus(`${manifest.bundles.length} bundles, ${Object.keys(manifest.named_queries).length} named queries.`);
-  if (manifest.bundles.length === 0) page.view.hidden = true;
 }
 
 async function openBundle(id, { focus }) {
@@ -144,7 +144,7 @@ async function openBundle(id, { focus }) {
     if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
     const bytes = new Uint8Array(await response.arrayBuffer());
     const bundle = parseBundle(bytes);
-    const checksum = await checksumText(bytes, entry.sha256);
+    const checksum = await verifyChecksum(bytes, entry.sha256);
     if (current !== selection) return;
     shown = bundleView(entry, url, bundle, response, checksum);
   } catch (error) {
@@ -165,7 +165,8 @@ async function openBundle(id, { focus }) {
   if (focus) document.getElementById('bundle-heading').focus();
 }
 
-async function checksumText(bytes, expected) {
+/** Checks the bytes against the manifest's SHA-256; returns what to show, throws on a mismatch. */
+async function verifyChecksum(bytes, expected) {
   if (globalThis.crypto?.subtle === undefined) return 'not checked (the browser computes it only on https or localhost)';
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   const actual = Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -200,24 +201,26 @@ function bundleView(entry, url, bundle, response, checksum) {
     bundle.warnings.length > 0
       ? h('ul', { class: 'warnings', 'aria-label': 'Problems in this bundle' }, ...bundle.warnings.map((text) => h('li', {}, text)))
       : null,
-    ...queries.map(({ namedQuery, documents }) => querySection(namedQuery, documents)),
+    ...queries.map(({ namedQuery, documents }, index) => querySection(namedQuery, documents, `query-${index + 1}`)),
     unqueried.length > 0 ? otherDocumentsSection(unqueried) : null,
   ];
   const summary = `${queries.length} named queries, ${bundle.documents.length} documents`;
   return { nodes, summary };
 }
 
-function querySection(namedQuery, documents) {
+/** A named query's heading, its text and its table; `id` names them (query names may hold any character). */
+function querySection(namedQuery, documents, id) {
   const { name, bundledQuery } = namedQuery;
   const orderBy = normalizedOrderBy(bundledQuery.structuredQuery ?? {});
   const orderText = orderBy.map((order) => `${order.fieldPath} ${order.descending ? 'desc' : 'asc'}`).join(', ');
-  const headingId = `query-${name}`;
+  const headingId = `${id}-heading`;
   return h(
     'section',
     { class: 'query', 'aria-labelledby': headingId },
     h('h3', { id: headingId }, name),
     h('p', { class: 'query-text' }, h('code', {}, describeQuery(bundledQuery))),
     documentTable({
+      id,
       name,
       caption: `${name}: ${documents.length} documents in query order (${orderText})`,
       documents,
@@ -232,7 +235,7 @@ function otherDocumentsSection(documents) {
     { class: 'query', 'aria-labelledby': 'other-documents' },
     h('h3', { id: 'other-documents' }, 'Other documents'),
     h('p', {}, 'Documents the bundle carries outside any named query (read them with getDoc).'),
-    documentTable({ name: null, caption: `${documents.length} documents by path`, documents, leadingFields: [] }),
+    documentTable({ id: 'other-documents', name: null, caption: `${documents.length} documents by path`, documents, leadingFields: [] }),
   );
 }
 
@@ -244,10 +247,10 @@ function columnsFor(documents, leadingFields) {
   return [...leadingFields, ...rest.map((field) => [field])].map((segments) => ({ label: segments.join('.'), segments }));
 }
 
-function documentTable({ name, caption, documents, leadingFields }) {
+function documentTable({ id, name, caption, documents, leadingFields }) {
   const columns = columnsFor(documents, leadingFields);
   const cells = documents.map((document) => columns.map((column) => fieldValue(document.fields, column.segments)));
-  const captionId = `caption-${name ?? 'other-documents'}`;
+  const captionId = `${id}-caption`;
   const header = h(
     'tr',
     {},
@@ -280,7 +283,7 @@ function valueCell(value) {
     return h('td', { class: 'absent' }, h('span', { 'aria-hidden': 'true' }, '–'), h('span', { class: 'visually-hidden' }, 'not set'));
   }
   const { kind, text, title } = describeValue(value);
-  const content = kind === 'timestamp' ? h('time', { datetime: text }, text) : h('span', { class: 'clamp' }, text);
+  const content = kind === 'timestamp' ? timeElement(value.timestampValue) : h('span', { class: 'clamp' }, text);
   return h('td', { class: `value value-${kind}`, title }, content);
 }
 
