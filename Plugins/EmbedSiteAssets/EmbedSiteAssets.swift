@@ -5,6 +5,11 @@ import PackagePlugin
 /// target as string constants, so the `bundlepress` binary can give any output directory its
 /// `index.html` and `bundlepress.js` without a second copy of them in the repository, and
 /// without a resource bundle that must sit next to the executable.
+///
+/// SwiftPM re-runs build tool plugins only when the structure of a target's directory changes,
+/// so `Plugins/EmbedSiteAssets/site` is a symbolic link to `site/`: adding or removing a file
+/// there re-plans the build (otherwise a removed file would stay a missing input). Edits to a
+/// file re-run the command through its input files.
 @main
 struct EmbedSiteAssets: BuildToolPlugin {
     static let extensions: Set<String> = ["html", "js", "css"]
