@@ -37,8 +37,12 @@ let package = Package(
                 "FirestoreModel", "JSONCore", "ExportReader", "QueryEngine", "BundleFormat",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            plugins: ["EmbedSiteAssets"]
         ),
+        // Compiles site/*.html|js|css into Publishing (SiteAssets), so the binary carries them.
+        .executableTarget(name: "SiteAssetEmbedder"),
+        .plugin(name: "EmbedSiteAssets", capability: .buildTool(), dependencies: ["SiteAssetEmbedder"]),
         .target(
             name: "EdgeServer",
             dependencies: [

@@ -46,6 +46,7 @@ public struct SiteBuilder: Sendable {
         }
         let outcome: SitePublisher.Outcome
         do throws(PublishError) {
+            try SiteAssets.installMissing(in: outputDirectory)
             outcome = try SitePublisher(outputDirectory: outputDirectory).publish(files: files, manifest: manifest.encoded())
         } catch {
             throw .publish(error)

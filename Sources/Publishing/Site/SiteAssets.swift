@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The browser side of a site: the explorer page (`index.html` and the ES modules it imports)
+/// and `bundlepress.js` for apps. Their sources live in the repository's `site/`; the
+/// EmbedSiteAssets build plugin compiles them into this target, so a build into any output
+/// directory can give it these files, whichever directory the binary runs from.
+public enum SiteAssets {
+    /// One file of the site's browser side.
+    public struct File: Sendable, Equatable {
+        /// The file name, directly in the output directory (`index.html`, `bundlepress.js`, …).
+        public var name: String
+        /// The UTF-8 text of the file.
+        public var contents: String
+    }
+
+    /// Every file, sorted by name.
+    public static var files: [File] { embedded }
+
+    /// Writes every file the output directory lacks; files already there (including ones the
+    /// site owner changed) are left as they are. Each file appears whole or not at all.
+    /// - Returns: the names of the files written.
+    @discardableResult
+    public static func installMissing(in outputDirectory: String) throws(PublishError) -> [String] {
+        do {
+            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw PublishError(path: outputDirectory, message: "cannot create the output directory: \(error.localizedDescription)")
+        }
+        var written: [String] = []
+        for file in files {
+            let target = (outputDirectory as NSString).appendingPathComponent(file.name)
+            var info = stat()
+            guard lstat(target, &info) != 0 else { continue }
+            let staged = (outputDirectory as NSString).appendingPathComponent(".\(file.name).\(getpid()).tmp")
+            do throws(PublishError) {
+                try SitePublisher.writeDurably(path: staged, chunks: [Array(file.contents.utf8)])
+                try SitePublisher.rename(staged, to: target)
+            } catch {
+                unlink(staged)
+                throw error
+            }
+            written.append(file.name)
+        }
+        return written
+    }
+}

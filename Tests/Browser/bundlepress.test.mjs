@@ -1,0 +1,221 @@
+// site/bundlepress.js with fake fetch/loadBundle/namedQuery: URL resolution, load-once,
+// preloading and every error. With FIRESTORE_JS_VENDOR set (a local copy of the Firebase JS
+// SDK's node_modules, never committed), also against the real SDK on the example site.
+
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { BundlePressError, loadNamedQuery, preloadBundles, readManifest, siteUrl } from '../../site/bundlepress.js';
+import { exampleManifest, expectedQueryPaths, siteDirectory } from './support.mjs';
+
+const MANIFEST_URL = 'https://cdn.test/site/bundles/manifest.json';
+const manifest = {
+  schema_version: 1,
+  bundles: [
+    { id: 'front', url: 'bundles/front.00aa.bundle', named_queries: ['latest', 'top'] },
+    { id: 'archive', url: 'bundles/archive.00bb.bundle', named_queries: ['old'] },
+  ],
+  named_queries: {
+    latest: { bundle: 'front', url: 'bundles/front.00aa.bundle' },
+    top: { bundle: 'front', url: 'bundles/front.00aa.bundle' },
+    old: { bundle: 'archive', url: 'bundles/archive.00bb.bundle' },
+  },
+};
+const bundleBytes = new TextEncoder().encode('12{"metadata":1}');
+
+/** A fetch serving `routes` (URL → Response factory) that records every call. */
+function fakeFetch(routes) {
+  const calls = [];
+  const fetch = async (url, init) => {
+    calls.push({ url: String(url), init });
+    const route = routes[String(url)];
+    return route ? route() : new Response('not found', { status: 404, statusText: 'Not Found' });
+  };
+  return { fetch, calls };
+}
+
+function siteRoutes(overrides = {}) {
+  return {
+    [MANIFEST_URL]: () => Response.json(manifest),
+    'https://cdn.test/site/bundles/front.00aa.bundle': () => new Response(bundleBytes),
+    'https://cdn.test/site/bundles/archive.00bb.bundle': () => new Response(bundleBytes),
+    ...overrides,
+  };
+}
+
+/** Fake Firebase functions that record their calls. */
+function fakeFirebase({ failLoad = false, knownQueries = ['latest', 'top', 'old'] } = {}) {
+  const loads = [];
+  return {
+    loads,
+    loadBundle: async (firestore, data) => {
+      loads.push({ firestore, data });
+      if (failLoad) throw new Error('Invalid bundle format');
+      return { taskState: 'Success', documentsLoaded: 1 };
+    },
+    namedQuery: async (firestore, name) => (knownQueries.includes(name) ? { firestore, name } : null),
+  };
+}
+
+async function rejectsWith(promise, code, message) {
+  await assert.rejects(promise, (error) => {
+    assert.ok(error instanceof BundlePressError, `expected a BundlePressError, got ${error}`);
+    assert.equal(error.code, code);
+    assert.match(error.message, message);
+    return true;
+  });
+}
+
+test('resolves manifest URLs against the site root above bundles/', () => {
+  assert.equal(siteUrl(MANIFEST_URL, 'bundles/front.00aa.bundle'), 'https://cdn.test/site/bundles/front.00aa.bundle');
+  assert.equal(siteUrl('http://127.0.0.1:8080/bundles/manifest.json', 'bundles/x.bundle'), 'http://127.0.0.1:8080/bundles/x.bundle');
+});
+
+test('loadNamedQuery fetches the manifest with HTTP caching, loads the bundle bytes, returns the query', async () => {
+  const { fetch, calls } = fakeFetch(siteRoutes());
+  const firebase = fakeFirebase();
+  const firestore = {};
+  const query = await loadNamedQuery(firestore, { manifestUrl: MANIFEST_URL, name: 'latest', fetch, ...firebase });
+  assert.deepEqual(query, { firestore, name: 'latest' });
+  assert.deepEqual(calls.map((call) => call.url), [MANIFEST_URL, 'https://cdn.test/site/bundles/front.00aa.bundle']);
+  assert.deepEqual(calls[0].init, { cache: 'default' });
+  assert.equal(firebase.loads.length, 1);
+  assert.ok(firebase.loads[0].data instanceof Uint8Array);
+  assert.deepEqual(firebase.loads[0].data, bundleBytes);
+});
+
+test('a bundle is loaded once per Firestore instance', async () => {
+  const { fetch, calls } = fakeFetch(siteRoutes());
+  const firebase = fakeFirebase();
+  const first = {};
+  await loadNamedQuery(first, { manifestUrl: MANIFEST_URL, name: 'latest', fetch, ...firebase });
+  await loadNamedQuery(first, { manifestUrl: MANIFEST_URL, name: 'top', fetch, ...firebase });
+  await loadNamedQuery({}, { manifestUrl: MANIFEST_URL, name: 'top', fetch, ...firebase });
+  assert.equal(firebase.loads.length, 2);
+  assert.equal(calls.filter((call) => call.url.endsWith('.bundle')).length, 2);
+});
+
+test('an unknown name is an error that lists the known ones', async () => {
+  const { fetch } = fakeFetch(siteRoutes());
+  await rejectsWith(
+    loadNamedQuery({}, { manifestUrl: MANIFEST_URL, name: 'lates', fetch, ...fakeFirebase() }),
+    'unknown-named-query',
+    /has no named query "lates"; it has: latest, old, top\./,
+  );
+  await rejectsWith(
+    loadNamedQuery({}, { manifestUrl: MANIFEST_URL, name: 'toString', fetch, ...fakeFirebase() }),
+    'unknown-named-query',
+    /"toString"/,
+  );
+});
+
+test('a failed fetch or load is an error, and is retried on the next call', async () => {
+  const firestore = {};
+  const missing = fakeFetch(siteRoutes({ 'https://cdn.test/site/bundles/front.00aa.bundle': undefined }));
+  await rejectsWith(
+    loadNamedQuery(firestore, { manifestUrl: MANIFEST_URL, name: 'latest', fetch: missing.fetch, ...fakeFirebase() }),
+    'bundle-unavailable',
+    /Could not fetch the bundle https:\/\/cdn\.test\/site\/bundles\/front\.00aa\.bundle: HTTP 404 Not Found/,
+  );
+  const failing = fakeFirebase({ failLoad: true });
+  const { fetch } = fakeFetch(siteRoutes());
+  await assert.rejects(loadNamedQuery(firestore, { manifestUrl: MANIFEST_URL, name: 'latest', fetch, ...failing }), (error) => {
+    assert.equal(error.code, 'bundle-load-failed');
+    assert.match(error.message, /Firestore could not load the bundle .*front\.00aa\.bundle: Invalid bundle format/);
+    assert.equal(error.cause.message, 'Invalid bundle format');
+    return true;
+  });
+  const working = fakeFirebase();
+  await loadNamedQuery(firestore, { manifestUrl: MANIFEST_URL, name: 'latest', fetch, ...working });
+  assert.equal(working.loads.length, 1);
+});
+
+test('gzip bytes without Content-Encoding are reported as such', async () => {
+  const { fetch } = fakeFetch(siteRoutes({ 'https://cdn.test/site/bundles/front.00aa.bundle': () => new Response(gzipSync(bundleBytes)) }));
+  const firebase = fakeFirebase();
+  await rejectsWith(
+    loadNamedQuery({}, { manifestUrl: MANIFEST_URL, name: 'latest', fetch, ...firebase }),
+    'bundle-load-failed',
+    /arrived gzip-compressed without "Content-Encoding: gzip"/,
+  );
+  assert.equal(firebase.loads.length, 0);
+});
+
+test('a bundle without the named query is an error', async () => {
+  const { fetch } = fakeFetch(siteRoutes());
+  await rejectsWith(
+    loadNamedQuery({}, { manifestUrl: MANIFEST_URL, name: 'old', fetch, ...fakeFirebase({ knownQueries: [] }) }),
+    'named-query-missing',
+    /archive\.00bb\.bundle loaded, but Firestore has no named query "old"/,
+  );
+});
+
+test('manifest problems are errors that say what to do', async () => {
+  const cases = [
+    [{}, 'manifest-unavailable', /HTTP 404 Not Found\. Is the site built \(bundlepress build\) and the URL right\?/],
+    [{ [MANIFEST_URL]: () => new Response('<html>') }, 'manifest-invalid', /is not JSON/],
+    [{ [MANIFEST_URL]: () => Response.json({ ...manifest, schema_version: 2 }) }, 'manifest-invalid', /schema_version 2; this bundlepress\.js reads version 1/],
+    [{ [MANIFEST_URL]: () => Response.json({ schema_version: 1 }) }, 'manifest-invalid', /lacks its "bundles" list/],
+    [{ [MANIFEST_URL]: () => Response.json([]) }, 'manifest-invalid', /schema_version undefined/],
+  ];
+  for (const [routes, code, message] of cases) {
+    const { fetch } = fakeFetch(routes);
+    await rejectsWith(readManifest(MANIFEST_URL, { fetch }), code, message);
+  }
+  const offline = async () => {
+    throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') });
+  };
+  await rejectsWith(readManifest(MANIFEST_URL, { fetch: offline }), 'manifest-unavailable', /fetch failed \(connect ECONNREFUSED 127\.0\.0\.1:9\)/);
+});
+
+test('options are checked', async () => {
+  const { fetch } = fakeFetch(siteRoutes());
+  await rejectsWith(loadNamedQuery({}, { manifestUrl: MANIFEST_URL, name: 'latest', fetch }), 'invalid-options', /Pass loadBundle and namedQuery from 'firebase\/firestore'/);
+  await rejectsWith(preloadBundles({}, { manifestUrl: MANIFEST_URL, fetch }), 'invalid-options', /Pass loadBundle from/);
+  await rejectsWith(readManifest('/bundles/manifest.json', { fetch }), 'invalid-options', /outside a browser it must be absolute/);
+});
+
+test('preloadBundles loads every bundle of the manifest, which later loads reuse', async () => {
+  const { fetch, calls } = fakeFetch(siteRoutes());
+  const firebase = fakeFirebase();
+  const firestore = {};
+  const loaded = await preloadBundles(firestore, { manifestUrl: MANIFEST_URL, fetch, loadBundle: firebase.loadBundle });
+  assert.deepEqual(loaded, [
+    { id: 'front', url: 'https://cdn.test/site/bundles/front.00aa.bundle', progress: { taskState: 'Success', documentsLoaded: 1 } },
+    { id: 'archive', url: 'https://cdn.test/site/bundles/archive.00bb.bundle', progress: { taskState: 'Success', documentsLoaded: 1 } },
+  ]);
+  await loadNamedQuery(firestore, { manifestUrl: MANIFEST_URL, name: 'old', fetch, ...firebase });
+  assert.equal(firebase.loads.length, 2);
+  assert.equal(calls.filter((call) => call.url.endsWith('.bundle')).length, 2);
+  const failing = fakeFetch(siteRoutes({ 'https://cdn.test/site/bundles/archive.00bb.bundle': undefined }));
+  await rejectsWith(preloadBundles({}, { manifestUrl: MANIFEST_URL, fetch: failing.fetch, loadBundle: firebase.loadBundle }), 'bundle-unavailable', /archive/);
+});
+
+const vendor = process.env.FIRESTORE_JS_VENDOR;
+const sdkSkip = vendor && existsSync(path.join(vendor, 'firebase')) ? false : 'set FIRESTORE_JS_VENDOR to a Firebase JS SDK node_modules (local check)';
+
+test('with the real Firebase JS SDK: every example named query returns bundlepress query results', { skip: sdkSkip }, async () => {
+  const { initializeApp, deleteApp } = await import(pathToFileURL(path.join(vendor, 'firebase', 'app', 'dist', 'index.mjs')).href);
+  const sdk = await import(pathToFileURL(path.join(vendor, 'firebase', 'firestore', 'dist', 'index.mjs')).href);
+  const example = exampleManifest();
+  const app = initializeApp({ apiKey: 'fake', projectId: example.project, appId: '1:0:web:0' }, 'bundlepress-test');
+  const firestore = sdk.initializeFirestore(app, { localCache: sdk.memoryLocalCache() });
+  await sdk.disableNetwork(firestore);
+  const siteFetch = async (url) => new Response(readFileSync(path.join(siteDirectory, new URL(url).pathname)));
+  const options = { manifestUrl: 'https://example.test/bundles/manifest.json', fetch: siteFetch, loadBundle: sdk.loadBundle, namedQuery: sdk.namedQuery };
+  try {
+    const loaded = await preloadBundles(firestore, options);
+    assert.deepEqual(loaded.map((entry) => [entry.id, entry.progress.taskState]), example.bundles.map((entry) => [entry.id, 'Success']));
+    for (const name of Object.keys(example.named_queries)) {
+      const snapshot = await sdk.getDocsFromCache(await loadNamedQuery(firestore, { ...options, name }));
+      assert.deepEqual(snapshot.docs.map((document) => document.ref.path), expectedQueryPaths(name), name);
+    }
+    await rejectsWith(loadNamedQuery(firestore, { ...options, name: 'nope' }), 'unknown-named-query', /"nope"/);
+  } finally {
+    await sdk.terminate(firestore);
+    await deleteApp(app);
+  }
+});

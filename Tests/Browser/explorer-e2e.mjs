@@ -1,0 +1,208 @@
+// End to end in real headless Chromium: `bundlepress serve` serves a copy of the example site,
+// the explorer page must list every bundle, show each named query's documents in the order
+// `bundlepress query` prints, show errors on the page, and the manifest and bundles must
+// arrive with the caching and encoding headers of docs/design.md ("Serving").
+//
+//   node Tests/Browser/explorer-e2e.mjs [--screenshot FILE] [--phone-screenshot FILE]
+//
+// Needs the built binary and example site (swift build; swift run bundlepress build) and
+// Chromium ($CHROMIUM, default `chromium`). $BUNDLEPRESS_SERVE_CMD replaces `bundlepress serve`.
+
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Browser } from './devtools.mjs';
+import { startServer } from './site-server.mjs';
+import { exampleManifest, expectedQueryPaths, siteDirectory } from './support.mjs';
+
+const OVERALL_TIMEOUT_MS = 180000;
+const WAIT_TIMEOUT_MS = 15000;
+const BUNDLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+const MANIFEST_CACHE_CONTROL = 'public, max-age=60, s-maxage=300';
+
+const { values: options } = parseArgs({ options: { screenshot: { type: 'string' }, 'phone-screenshot': { type: 'string' } } });
+const results = [];
+
+function check(description, passed, detail = '') {
+  results.push({ description, passed });
+  console.log(`${passed ? 'ok' : 'not ok'} ${results.length} - ${description}${passed || !detail ? '' : `\n  ${detail.replaceAll('\n', '\n  ')}`}`);
+}
+
+function checkEqual(description, actual, expected) {
+  const passed = JSON.stringify(actual) === JSON.stringify(expected);
+  check(description, passed, `expected ${JSON.stringify(expected)}\nactual   ${JSON.stringify(actual)}`);
+}
+
+/** Cache-Control directives as a sorted list, so order and spacing do not matter. */
+function directives(cacheControl) {
+  return (cacheControl ?? '').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean).sort();
+}
+
+/**
+ * A copy of the example site, plus `broken/bundles/`: its manifest with the first bundle
+ * truncated, the second missing and the third replaced by the first's (valid) bytes.
+ */
+function makeFixtureSite(manifest) {
+  const directory = mkdtempSync(path.join(tmpdir(), 'bundlepress-explorer-'));
+  cpSync(siteDirectory, directory, { recursive: true, filter: (source) => !path.basename(source).startsWith('.') });
+  const [truncated, missing, replaced] = manifest.bundles;
+  if (replaced === undefined) throw new Error('the example site needs at least three bundles for the error cases');
+  const broken = path.join(directory, 'broken');
+  mkdirSync(path.join(broken, 'bundles'), { recursive: true });
+  cpSync(path.join(siteDirectory, 'bundles', 'manifest.json'), path.join(broken, 'bundles', 'manifest.json'));
+  const firstBytes = readFileSync(path.join(siteDirectory, truncated.url));
+  writeFileSync(path.join(broken, truncated.url), firstBytes.subarray(0, Math.floor(firstBytes.length / 2)));
+  writeFileSync(path.join(broken, replaced.url), firstBytes);
+  return { directory, truncated, missing, replaced };
+}
+
+/** Page state for failure messages: what the page says, and what the console said. */
+async function pageReport(browser, page, consoleErrors) {
+  const state = await browser.evaluate(
+    page,
+    `JSON.stringify({ body: document.body.dataset.state, view: document.getElementById('bundle-view')?.dataset, status: document.getElementById('status')?.textContent, error: document.getElementById('error')?.textContent })`,
+  );
+  return `page: ${state}\nconsole errors: ${consoleErrors.join('\n') || 'none'}`;
+}
+
+/** Polls `expression` in the page until it is true; right after a navigation the document may still be parsing. */
+async function waitFor(browser, page, expression, consoleErrors) {
+  const deadline = Date.now() + WAIT_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (await browser.evaluate(page, `(() => { try { return ${expression}; } catch { return false; } })()`)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out after ${WAIT_TIMEOUT_MS / 1000} s waiting for ${expression}\n${await pageReport(browser, page, consoleErrors)}`);
+}
+
+const bundleShown = (id, state) =>
+  `(() => { const view = document.getElementById('bundle-view'); return view.dataset.bundle === ${JSON.stringify(id)} && view.dataset.state === ${JSON.stringify(state)}; })()`;
+
+/** Every query table's document paths, in row order: `{name: [path, …]}`. */
+const QUERY_TABLES = `Object.fromEntries([...document.querySelectorAll('#bundle-view table[data-query]')].map((table) =>
+  [table.dataset.query, [...table.tBodies[0].rows].map((row) => row.dataset.path)]))`;
+
+async function pressEnterOn(browser, page, selector) {
+  await browser.evaluate(page, `document.querySelector(${JSON.stringify(selector)}).focus()`);
+  const key = { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 };
+  await browser.send('Input.dispatchKeyEvent', { type: 'keyDown', text: '\r', ...key }, page);
+  await browser.send('Input.dispatchKeyEvent', { type: 'keyUp', ...key }, page);
+}
+
+/** Captures the viewport from the bundle list down: the list, the chosen bundle, its first rows. */
+async function screenshot(browser, page, file, { width, height }) {
+  await browser.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false }, page);
+  await browser.evaluate(page, `document.getElementById('bundles').scrollIntoView()`);
+  const { data } = await browser.send('Page.captureScreenshot', { format: 'png' }, page);
+  writeFileSync(file, Buffer.from(data, 'base64'));
+  await browser.send('Emulation.clearDeviceMetricsOverride', {}, page);
+  console.log(`# screenshot ${width}x${height}: ${file}`);
+}
+
+async function checkExplorer(browser, page, server, manifest, consoleErrors) {
+  await browser.send('Page.navigate', { url: `${server.url}index.html` }, page);
+  await waitFor(browser, page, `document.body.dataset.state !== 'loading'`, consoleErrors);
+  checkEqual('the page loads the manifest', await browser.evaluate(page, 'document.body.dataset.state'), 'ready');
+  checkEqual(
+    'the page lists every bundle of the manifest',
+    await browser.evaluate(page, `[...document.querySelectorAll('#bundle-table tbody tr')].map((row) => row.dataset.bundle)`),
+    manifest.bundles.map((entry) => entry.id),
+  );
+  for (const [index, entry] of manifest.bundles.entries()) {
+    if (index > 0) await pressEnterOn(browser, page, `#bundle-table tr[data-bundle="${entry.id}"] button`);
+    await waitFor(browser, page, bundleShown(entry.id, 'ready'), consoleErrors);
+    const tables = await browser.evaluate(page, QUERY_TABLES);
+    checkEqual(`${entry.id}: one table per named query`, Object.keys(tables).sort(), entry.named_queries);
+    for (const name of entry.named_queries) {
+      checkEqual(`${entry.id}/${name}: the documents bundlepress query returns, in order`, tables[name], expectedQueryPaths(name));
+    }
+    const facts = await browser.evaluate(page, `document.querySelector('#bundle-view .facts').innerText`);
+    check(`${entry.id}: the page saw Content-Encoding: gzip and a matching SHA-256`, /Content-Encoding: gzip/.test(facts) && /SHA-256\s*matches the manifest/.test(facts), facts);
+    if (index > 0) {
+      checkEqual(`${entry.id}: chosen with the keyboard, focus moves to the bundle`, await browser.evaluate(page, 'document.activeElement.id'), 'bundle-heading');
+    }
+  }
+  if (options.screenshot || options['phone-screenshot']) {
+    await browser.send('Page.navigate', { url: `${server.url}index.html#${manifest.bundles[0].id}` }, page);
+    await waitFor(browser, page, bundleShown(manifest.bundles[0].id, 'ready'), consoleErrors);
+    if (options.screenshot) await screenshot(browser, page, options.screenshot, { width: 1280, height: 900 });
+    if (options['phone-screenshot']) await screenshot(browser, page, options['phone-screenshot'], { width: 390, height: 844 });
+  }
+}
+
+function checkHeaders(responses, server, manifest) {
+  const manifestResponse = responses.get(`${server.url}bundles/manifest.json`);
+  checkEqual('manifest.json: Cache-Control', directives(manifestResponse?.headers['cache-control']), directives(MANIFEST_CACHE_CONTROL));
+  for (const entry of manifest.bundles) {
+    const response = responses.get(`${server.url}${entry.url}`);
+    checkEqual(`${entry.url}: Content-Encoding`, response?.headers['content-encoding'], 'gzip');
+    checkEqual(`${entry.url}: Cache-Control`, directives(response?.headers['cache-control']), directives(BUNDLE_CACHE_CONTROL));
+  }
+  const script = responses.get(`${server.url}explorer.js`);
+  check('explorer.js is served as JavaScript (module scripts need it)', /javascript/.test(script?.headers['content-type'] ?? ''), `Content-Type: ${script?.headers['content-type']}`);
+}
+
+async function checkErrors(browser, page, server, fixture, consoleErrors) {
+  const errorText = `document.getElementById('error').textContent`;
+  await browser.send('Page.navigate', { url: `${server.url}index.html?manifest=missing/bundles/manifest.json` }, page);
+  await waitFor(browser, page, `document.body.dataset.state === 'error'`, consoleErrors);
+  const missingManifest = await browser.evaluate(page, errorText);
+  check('a missing manifest is reported on the page', /missing\/bundles\/manifest\.json: HTTP 404/.test(missingManifest), missingManifest);
+
+  const cases = [
+    [fixture.truncated, /is the file truncated\?/, 'a truncated bundle'],
+    [fixture.missing, /HTTP 404/, 'a missing bundle'],
+    [fixture.replaced, /SHA-256 is [0-9a-f]{64}, but the manifest lists/, 'a bundle that is not the published one'],
+  ];
+  for (const [entry, message, description] of cases) {
+    await browser.send('Page.navigate', { url: `${server.url}index.html?manifest=broken/bundles/manifest.json#${entry.id}` }, page);
+    await waitFor(browser, page, bundleShown(entry.id, 'error'), consoleErrors);
+    const text = await browser.evaluate(page, errorText);
+    check(`${description} is reported on the page`, text.includes(`broken/${entry.url}`) && message.test(text), text);
+  }
+}
+
+async function main() {
+  const manifest = exampleManifest();
+  const fixture = makeFixtureSite(manifest);
+  const cleanup = [() => rmSync(fixture.directory, { recursive: true, force: true })];
+  const watchdog = setTimeout(() => {
+    console.log(`not ok - the run took longer than ${OVERALL_TIMEOUT_MS / 1000} s`);
+    for (const step of cleanup.reverse()) (step.kill ?? step)();
+    process.exit(1);
+  }, OVERALL_TIMEOUT_MS);
+  try {
+    const server = await startServer(fixture.directory);
+    cleanup.push(Object.assign(() => server.stop(), { kill: server.kill }));
+    console.log(`# serving ${fixture.directory} at ${server.url}`);
+    const browser = Browser.launch();
+    cleanup.push(Object.assign(() => browser.close(), { kill: () => browser.kill() }));
+    const page = await browser.newPage();
+    const responses = new Map();
+    const consoleErrors = [];
+    browser.onEvent(({ method, params }) => {
+      if (method === 'Network.responseReceived' && !responses.has(params.response.url)) {
+        const headers = Object.fromEntries(Object.entries(params.response.headers).map(([name, value]) => [name.toLowerCase(), value]));
+        responses.set(params.response.url, { status: params.response.status, headers });
+      } else if (method === 'Runtime.exceptionThrown') {
+        consoleErrors.push(params.exceptionDetails.exception?.description ?? params.exceptionDetails.text);
+      } else if (method === 'Log.entryAdded' && params.entry.level === 'error') {
+        consoleErrors.push(`${params.entry.text} ${params.entry.url ?? ''}`.trim());
+      }
+    });
+    await checkExplorer(browser, page, server, manifest, consoleErrors);
+    checkHeaders(responses, server, manifest);
+    await checkErrors(browser, page, server, fixture, consoleErrors);
+  } catch (error) {
+    check('the run completes', false, error.stack ?? String(error));
+  } finally {
+    for (const step of cleanup.reverse()) await step();
+    clearTimeout(watchdog);
+  }
+  const failed = results.filter((result) => !result.passed).length;
+  console.log(`1..${results.length}\n# ${results.length - failed} passed, ${failed} failed`);
+  process.exitCode = failed === 0 && results.length > 0 ? 0 : 1;
+}
+
+await main();

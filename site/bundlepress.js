@@ -1,0 +1,227 @@
+// bundlepress.js: load BundlePress named queries into a Firestore app.
+//
+// The app passes its own `loadBundle` and `namedQuery` (from `firebase/firestore`), so this
+// module works with any Firebase JS SDK version and imports nothing. It reads the site's
+// bundles/manifest.json (with normal HTTP caching: the manifest is short-lived, the
+// content-hashed bundles are immutable), fetches the bundle that holds a named query, loads it
+// once per Firestore instance, and returns the query to run against the local cache.
+//
+//   import { getFirestore, loadBundle, namedQuery, getDocsFromCache } from 'firebase/firestore';
+//   import { loadNamedQuery } from 'https://example.com/bundlepress.js';
+//   const query = await loadNamedQuery(getFirestore(app), {
+//     manifestUrl: 'https://example.com/bundles/manifest.json', name: 'latest-stories', loadBundle, namedQuery });
+//   const snapshot = await getDocsFromCache(query);
+
+/** The manifest schema this module reads (`schema_version`). */
+export const MANIFEST_SCHEMA_VERSION = 1;
+
+/**
+ * A failure of this module, with a `code` to branch on and a message to show:
+ * `invalid-options`, `manifest-unavailable`, `manifest-invalid`, `unknown-named-query`,
+ * `bundle-unavailable`, `bundle-load-failed` or `named-query-missing`. `url` is the manifest or
+ * bundle concerned; `cause` the underlying error, if any.
+ */
+export class BundlePressError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {{url?: string, cause?: unknown}} [details]
+   */
+  constructor(code, message, { url, cause } = {}) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'BundlePressError';
+    this.code = code;
+    this.url = url;
+  }
+}
+
+/**
+ * Fetches and checks a site's manifest.
+ * @param {string|URL} manifestUrl absolute, or relative to the page (e.g. `/bundles/manifest.json`)
+ * @param {{fetch?: typeof fetch, cache?: RequestCache}} [options] `cache` is the fetch cache mode
+ *   (default `default`: normal HTTP caching)
+ * @returns {Promise<{manifest: object, url: string, response: Response}>} `url` is the absolute manifest URL
+ * @throws {BundlePressError} `manifest-unavailable` or `manifest-invalid`
+ */
+export async function readManifest(manifestUrl, { fetch = globalThis.fetch, cache = 'default' } = {}) {
+  const url = absoluteUrl(manifestUrl);
+  let response;
+  try {
+    response = await fetch(url, { cache });
+  } catch (error) {
+    throw new BundlePressError('manifest-unavailable', `Could not fetch the manifest ${url}: ${errorText(error)}`, { url, cause: error });
+  }
+  if (!response.ok) {
+    throw new BundlePressError(
+      'manifest-unavailable',
+      `Could not fetch the manifest ${url}: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}. ` +
+        'Is the site built (bundlepress build) and the URL right?',
+      { url },
+    );
+  }
+  let manifest;
+  try {
+    manifest = JSON.parse(await response.text());
+  } catch (error) {
+    throw new BundlePressError('manifest-invalid', `The manifest ${url} is not JSON: ${error.message}`, { url, cause: error });
+  }
+  const problem = manifestProblem(manifest);
+  if (problem) throw new BundlePressError('manifest-invalid', `The manifest ${url} ${problem}`, { url });
+  return { manifest, url, response };
+}
+
+function manifestProblem(manifest) {
+  if (manifest === null || typeof manifest !== 'object') return 'is not a JSON object.';
+  if (manifest.schema_version !== MANIFEST_SCHEMA_VERSION) {
+    return `has schema_version ${JSON.stringify(manifest.schema_version)}; this bundlepress.js reads version ${MANIFEST_SCHEMA_VERSION} (use the bundlepress.js published with the site).`;
+  }
+  if (!Array.isArray(manifest.bundles) || typeof manifest.named_queries !== 'object' || manifest.named_queries === null) {
+    return 'lacks its "bundles" list or "named_queries" object.';
+  }
+  return null;
+}
+
+// fetch() rejects with "fetch failed" or "Failed to fetch"; the reason, if any, is in `cause`.
+function errorText(error) {
+  return error.cause?.message ? `${error.message} (${error.cause.message})` : error.message;
+}
+
+function absoluteUrl(url) {
+  const base = globalThis.document?.baseURI ?? globalThis.location?.href;
+  try {
+    return new URL(String(url), base).href;
+  } catch (error) {
+    throw new BundlePressError('invalid-options', `manifestUrl ${JSON.stringify(String(url))} is not a URL (outside a browser it must be absolute).`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * The absolute URL of a file the manifest lists. Manifest URLs are relative to the site root,
+ * the directory above `bundles/manifest.json`.
+ * @param {string} manifestUrl the absolute manifest URL
+ * @param {string} relativeUrl e.g. `bundles/front-page.439cfd870e789558.bundle`
+ * @returns {string}
+ */
+export function siteUrl(manifestUrl, relativeUrl) {
+  return new URL(relativeUrl, new URL('../', manifestUrl)).href;
+}
+
+// Firestore instance → bundle URL → the promise of its load. Bundle URLs are content-hashed,
+// so a bundle loaded once never needs loading again; failed loads are forgotten.
+const loads = new WeakMap();
+
+function loadOnce(firestore, url, { loadBundle, fetch }) {
+  let byUrl = loads.get(firestore);
+  if (byUrl === undefined) {
+    byUrl = new Map();
+    loads.set(firestore, byUrl);
+  }
+  if (!byUrl.has(url)) {
+    const load = fetchAndLoad(firestore, url, { loadBundle, fetch });
+    byUrl.set(url, load);
+    load.catch(() => byUrl.delete(url));
+  }
+  return byUrl.get(url);
+}
+
+async function fetchAndLoad(firestore, url, { loadBundle, fetch }) {
+  let bytes;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
+    bytes = new Uint8Array(await response.arrayBuffer());
+  } catch (error) {
+    throw new BundlePressError('bundle-unavailable', `Could not fetch the bundle ${url}: ${errorText(error)}`, { url, cause: error });
+  }
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    throw new BundlePressError(
+      'bundle-load-failed',
+      `The bundle ${url} arrived gzip-compressed without "Content-Encoding: gzip"; configure the server to send that header for .gz files, or serve the raw bundle.`,
+      { url },
+    );
+  }
+  try {
+    // A Uint8Array, not response.body: the SDK's node build accepts only bytes.
+    return await loadBundle(firestore, bytes);
+  } catch (error) {
+    throw new BundlePressError('bundle-load-failed', `Firestore could not load the bundle ${url}: ${error.message}`, { url, cause: error });
+  }
+}
+
+function requireFunctions(options, names) {
+  const missing = names.filter((name) => typeof options[name] !== 'function');
+  if (missing.length > 0) {
+    throw new BundlePressError(
+      'invalid-options',
+      `Pass ${missing.join(' and ')} from 'firebase/firestore' in the options (bundlepress.js does not import the Firebase SDK itself).`,
+    );
+  }
+}
+
+/**
+ * Loads the bundle that holds a named query (once per Firestore instance) and returns the
+ * query, to run with `getDocsFromCache`, `getDocs` or `onSnapshot`.
+ * @param {object} firestore the app's Firestore instance (`getFirestore(app)`)
+ * @param {object} options
+ * @param {string|URL} options.manifestUrl the site's `bundles/manifest.json`
+ * @param {string} options.name the named query
+ * @param {Function} options.loadBundle `loadBundle` from `firebase/firestore`
+ * @param {Function} options.namedQuery `namedQuery` from `firebase/firestore`
+ * @param {typeof fetch} [options.fetch] defaults to the global fetch
+ * @returns {Promise<object>} the Firestore `Query`
+ * @throws {BundlePressError} `unknown-named-query` when the manifest does not list `name`;
+ *   `bundle-unavailable` or `bundle-load-failed` when the bundle cannot be fetched or loaded;
+ *   `manifest-unavailable`, `manifest-invalid`, `invalid-options`, `named-query-missing`
+ */
+export async function loadNamedQuery(firestore, options) {
+  requireFunctions(options, ['loadBundle', 'namedQuery']);
+  const { name, fetch = globalThis.fetch } = options;
+  const { manifest, url } = await readManifest(options.manifestUrl, { fetch });
+  const location = Object.hasOwn(manifest.named_queries, name) ? manifest.named_queries[name] : undefined;
+  if (location === undefined) {
+    const known = Object.keys(manifest.named_queries).sort();
+    throw new BundlePressError(
+      'unknown-named-query',
+      `The manifest ${url} has no named query ${JSON.stringify(name)}; it has: ${known.join(', ') || 'none'}.`,
+      { url },
+    );
+  }
+  const bundle = siteUrl(url, location.url);
+  await loadOnce(firestore, bundle, { loadBundle: options.loadBundle, fetch });
+  const query = await options.namedQuery(firestore, name);
+  if (query === null || query === undefined) {
+    throw new BundlePressError(
+      'named-query-missing',
+      `The bundle ${bundle} loaded, but Firestore has no named query ${JSON.stringify(name)} from it (was the bundle replaced without its manifest?).`,
+      { url: bundle },
+    );
+  }
+  return query;
+}
+
+/**
+ * Loads every bundle of a manifest (each once per Firestore instance), e.g. at start-up so
+ * later `loadNamedQuery` calls and reads are served from the cache.
+ * @param {object} firestore the app's Firestore instance
+ * @param {object} options
+ * @param {string|URL} options.manifestUrl the site's `bundles/manifest.json`
+ * @param {Function} options.loadBundle `loadBundle` from `firebase/firestore`
+ * @param {typeof fetch} [options.fetch] defaults to the global fetch
+ * @returns {Promise<{id: string, url: string, progress: object}[]>} per bundle, in manifest order,
+ *   the final `LoadBundleTaskProgress`
+ * @throws {BundlePressError} the first failure (the other bundles still finish loading)
+ */
+export async function preloadBundles(firestore, options) {
+  requireFunctions(options, ['loadBundle']);
+  const { fetch = globalThis.fetch } = options;
+  const { manifest, url } = await readManifest(options.manifestUrl, { fetch });
+  return Promise.all(
+    manifest.bundles.map(async (entry) => {
+      const bundle = siteUrl(url, entry.url);
+      const progress = await loadOnce(firestore, bundle, { loadBundle: options.loadBundle, fetch });
+      return { id: entry.id, url: bundle, progress };
+    }),
+  );
+}
