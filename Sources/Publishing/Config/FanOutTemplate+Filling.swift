@@ -54,10 +54,10 @@ extension FanOutTemplate {
     }
 
     /// `{category}` without quotes is YAML for the mapping `{category: null}`: say so, instead
-    /// of reporting a mapping where a value was expected.
+    /// of filtering on a map or reporting a mapping where a value was expected.
     private func checkNotUnquotedPlaceholder(_ mapping: Node.Mapping) throws(ConfigError) {
-        guard mapping.style == .flow, mapping.count == 1, let pair = mapping.first,
-              let name = pair.key.scalar?.string, PlaceholderText.isValidName(name),
+        let name = fanOut.placeholder
+        guard mapping.count == 1, let pair = mapping.first, pair.key.scalar?.string == name,
               ConfigNode(node: pair.value, file: body.file, path: "").isPlainScalar(tagged: .null)
         else {
             return

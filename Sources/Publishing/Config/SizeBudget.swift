@@ -29,6 +29,14 @@ public struct SizeBudget: Sendable, Equatable {
         bundle.maxBytes ?? maxBundleBytes
     }
 
+    /// The bundles larger than their limit, where `sizes[i]` is the raw size of `bundles[i]`.
+    public func violations(of bundles: [BundleSpec], sizes: [Int]) -> [BudgetViolation] {
+        zip(bundles, sizes).compactMap { bundle, size in
+            guard let limit = limit(for: bundle), size > limit.bytes else { return nil }
+            return BudgetViolation(bundle: bundle.id, bytes: size, limit: limit)
+        }
+    }
+
     /// Reads `budgets: {max_bundle_bytes: SIZE, mode: fail|warn}`.
     static func parse(_ node: ConfigNode) throws(ConfigError) -> SizeBudget {
         let entry = try node.mapping(allowed: ["max_bundle_bytes", "mode"])
