@@ -225,6 +225,8 @@ let fanOutConfigErrorCases: [ConfigErrorCase] = {
         "project: demo\ninputs: [data.ndjson]\nbundles:\n" + body
     }
     let query = "    queries:\n      \"q-{cat}\":\n        collection: stories\n"
+    /// A bundle `s-{cat}` over the categories of stories, whose query `q-{cat}` ends with `tail`.
+    let byCategory = { (tail: String) in bundle("  - id: \"s-{cat}\"\n    for_each: {field: cat, collection: stories}\n" + query + tail) }
     return [
         ConfigErrorCase(
             name: "for_each id without the placeholder",
@@ -236,11 +238,11 @@ let fanOutConfigErrorCases: [ConfigErrorCase] = {
             line: 7, column: 7, fragments: ["the named query name \"latest\" must use {cat}", "unique across the site"]),
         ConfigErrorCase(
             name: "unknown placeholder",
-            yaml: bundle("  - id: \"s-{cat}\"\n    for_each: {field: cat, collection: stories}\n" + query + "        where: [[cat, ==, \"{category}\"]]\n"),
+            yaml: byCategory("        where: [[cat, ==, \"{category}\"]]\n"),
             line: 9, column: 27, fragments: ["unknown placeholder {category}", "names its values {cat}"]),
         ConfigErrorCase(
             name: "unquoted placeholder",
-            yaml: bundle("  - id: \"s-{cat}\"\n    for_each: {field: cat, collection: stories}\n" + query + "        where: [[cat, ==, {cat}]]\n"),
+            yaml: byCategory("        where: [[cat, ==, {cat}]]\n"),
             line: 9, column: 27, fragments: ["{cat} without quotes is a YAML mapping; write \"{cat}\""]),
         ConfigErrorCase(
             name: "unclosed brace in an id",
@@ -248,7 +250,7 @@ let fanOutConfigErrorCases: [ConfigErrorCase] = {
             line: 4, column: 9, fragments: ["in \"s-{cat\": a '{' is not closed; write {{ for a literal brace"]),
         ConfigErrorCase(
             name: "template query checked before reading the inputs",
-            yaml: bundle("  - id: \"s-{cat}\"\n    for_each: {field: cat, collection: stories}\n" + query + "        limt: 3\n"),
+            yaml: byCategory("        limt: 3\n"),
             line: 9, column: 9, fragments: ["unknown key \"limt\" in bundles[0] (for each cat).queries.q-cat"]),
         ConfigErrorCase(
             name: "field without collection",
