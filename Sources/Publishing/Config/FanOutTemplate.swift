@@ -92,11 +92,6 @@ struct FanOutTemplate {
     private func checkNames(_ bindings: [FanOutBinding]) throws(ConfigError) {
         var ids: [String: FanOutBinding] = [:]
         for binding in bindings {
-            let bundleID = id.text.filled(with: binding.value.text)
-            if let other = ids[bundleID] {
-                throw id.node.error("for_each: \(other.summary) and \(binding.summary) both make the bundle id \"\(bundleID)\"")
-            }
-            ids[bundleID] = binding
             for (text, node, role) in [(id.text, id.node, "bundle id")] + names.map({ ($0.text, $0.node, "named query name") }) {
                 let filled = text.filled(with: binding.value.text)
                 guard Identifier.isValid(filled) else {
@@ -105,6 +100,12 @@ struct FanOutTemplate {
                             + "values are used as they are (apps build the same names from them), so list usable ones with for_each: {values: [...]}")
                 }
             }
+            // Valid ids are ASCII, so String equality is byte equality here.
+            let bundleID = id.text.filled(with: binding.value.text)
+            if let other = ids[bundleID] {
+                throw id.node.error("for_each: \(other.summary) and \(binding.summary) both make the bundle id \"\(bundleID)\"")
+            }
+            ids[bundleID] = binding
         }
     }
 
