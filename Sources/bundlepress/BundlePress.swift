@@ -10,8 +10,9 @@ struct BundlePress: ParsableCommand {
             and writes content-hashed bundle files, their gzip copies and a manifest into a static \
             site directory any CDN can serve.
 
-            Exit status: 0 success · 1 verification found problems · 64 usage error · \
-            65 invalid input data · 66 input file missing · 74 I/O error while writing · \
+            Exit status: 0 success · 1 verification found problems · 3 a bundle is over its \
+            size budget · 64 usage error · 65 invalid input data · 66 input file missing · \
+            74 I/O error while writing · 75 another build holds the output's lock · \
             78 configuration error.
             """,
         version: "0.1.0",

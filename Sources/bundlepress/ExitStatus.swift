@@ -6,12 +6,17 @@ import Publishing
 enum ExitStatus {
     /// `verify` or `inspect` found problems in what was checked.
     static let problemsFound = ExitCode(1)
+    /// A bundle is over its size budget (`budgets.mode: fail`); nothing was published. Not a
+    /// sysexits(3) code: none means "policy", and a cron wrapper may well treat it apart.
+    static let budgetExceeded = ExitCode(3)
     /// The input data is invalid (a malformed export, duplicate documents, bad times).
     static let dataError = ExitCode(65)
     /// An input file or pattern matched nothing or could not be opened.
     static let noInput = ExitCode(66)
     /// Writing the site failed (disk full, permissions).
     static let ioError = ExitCode(74)
+    /// Another build holds the output's lock (EX_TEMPFAIL: try again later).
+    static let lockHeld = ExitCode(75)
     /// pipeline.yml is invalid.
     static let configError = ExitCode(78)
 
@@ -26,6 +31,8 @@ enum ExitStatus {
             }
         case .data, .bundle: return dataError
         case .publish: return ioError
+        case .locked: return lockHeld
+        case .budgetExceeded: return budgetExceeded
         }
     }
 }

@@ -10,11 +10,27 @@ struct Terminal {
     let isInteractive = isatty(STDERR_FILENO) != 0
     private var progressShown = false
 
+    /// Replaces the progress line with `text`, cut to the terminal's width.
     mutating func progress(_ text: String) {
         guard isInteractive else { return }
-        write("\r\u{1B}[2K" + text)
+        write("\r\u{1B}[2K" + String(text.prefix(Self.columns - 1)))
         progressShown = true
     }
+
+    /// A progress bar, `[########............]  40%  text`, for step `done` of `total`.
+    mutating func progress(_ text: String, done: Int, of total: Int) {
+        let width = 20
+        let filled = total > 0 ? min(width, width * done / total) : 0
+        let percent = String(total > 0 ? min(100, 100 * done / total) : 0)
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        progress("[\(bar)] \(String(repeating: " ", count: 3 - percent.count))\(percent)%  \(text)")
+    }
+
+    /// `$COLUMNS` when set (shells export it), else 80.
+    private static let columns: Int = {
+        let environment = getenv("COLUMNS").map { String(cString: $0) }
+        return environment.flatMap(Int.init).map { max($0, 20) } ?? 80
+    }()
 
     mutating func clearProgress() {
         guard progressShown else { return }
@@ -22,9 +38,10 @@ struct Terminal {
         progressShown = false
     }
 
+    /// Prints `error: ` and `text`, each line of it prefixed.
     mutating func error(_ text: String) {
         clearProgress()
-        write("error: " + text + "\n")
+        write(text.split(separator: "\n", omittingEmptySubsequences: false).map { "error: \($0)\n" }.joined())
     }
 
     mutating func warning(_ text: String) {

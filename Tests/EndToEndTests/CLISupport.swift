@@ -53,6 +53,12 @@ struct BinaryNotFound: Error, CustomStringConvertible {
     }
 }
 
+/// The bundle ids of the example's `pipeline.yml`, in manifest order (a `for_each` over the
+/// five story categories stands between `sections` and `community`).
+let exampleBundleIDs = [
+    "front-page", "sections", "section-culture", "section-science", "section-sport", "section-tech", "section-world", "community",
+]
+
 /// What a run of the CLI did.
 struct RunResult: CustomStringConvertible {
     var status: Int32
@@ -96,6 +102,26 @@ struct ExampleCopy {
         try runBundlepress(arguments, in: path, sourceLocation: sourceLocation)
     }
 
+    /// Starts `bundlepress arguments…` here in the background.
+    func start(_ arguments: String..., environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> RunningBundlepress {
+        try RunningBundlepress(arguments, in: path, environment: environment, sourceLocation: sourceLocation)
+    }
+
+    /// Every file below `site/` by relative path, with its bytes (dotfiles and staging included).
+    func siteFiles() throws -> [String: Data] {
+        let site = file("site")
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: site)
+        while let relative = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let absolute = (site as NSString).appendingPathComponent(relative)
+            if FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[relative] = try Data(contentsOf: URL(fileURLWithPath: absolute))
+            }
+        }
+        return files
+    }
+
     /// The published manifest as JSON.
     func manifest() throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: file("site/bundles/manifest.json")))
@@ -110,38 +136,78 @@ struct ExampleCopy {
 
 /// Runs the built binary; output goes through files so neither pipe can fill up and block.
 func runBundlepress(_ arguments: [String], in directory: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
-    let binary: String
-    switch bundlepressBinary {
-    case .success(let path): binary = path
-    case .failure(let error):
-        Issue.record(Comment(rawValue: error.description), sourceLocation: sourceLocation)
-        throw error
-    }
-    let outputs = FileManager.default.temporaryDirectory.appendingPathComponent("bundlepress-run-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: outputs) }
-    let stdoutURL = outputs.appendingPathComponent("stdout")
-    let stderrURL = outputs.appendingPathComponent("stderr")
-    try Data().write(to: stdoutURL)
-    try Data().write(to: stderrURL)
-    let stdout = try FileHandle(forWritingTo: stdoutURL)
-    let stderr = try FileHandle(forWritingTo: stderrURL)
+    try RunningBundlepress(arguments, in: directory, sourceLocation: sourceLocation).finish()
+}
 
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    process.standardOutput = stdout
-    process.standardError = stderr
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    try stdout.close()
-    try stderr.close()
-    return RunResult(
-        status: process.terminationStatus,
-        stdout: try String(contentsOf: stdoutURL, encoding: .utf8),
-        stderr: try String(contentsOf: stderrURL, encoding: .utf8))
+/// A `bundlepress` process started in the background, its standard output and error going to
+/// files.
+struct RunningBundlepress {
+    let process: Process
+    private let outputs: URL
+    private var stdoutURL: URL { outputs.appendingPathComponent("stdout") }
+    private var stderrURL: URL { outputs.appendingPathComponent("stderr") }
+
+    init(
+        _ arguments: [String], in directory: String, environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let binary: String
+        switch bundlepressBinary {
+        case .success(let path): binary = path
+        case .failure(let error):
+            Issue.record(Comment(rawValue: error.description), sourceLocation: sourceLocation)
+            throw error
+        }
+        outputs = FileManager.default.temporaryDirectory.appendingPathComponent("bundlepress-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
+        try Data().write(to: outputs.appendingPathComponent("stdout"))
+        try Data().write(to: outputs.appendingPathComponent("stderr"))
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let stdout = try FileHandle(forWritingTo: outputs.appendingPathComponent("stdout"))
+        let stderr = try FileHandle(forWritingTo: outputs.appendingPathComponent("stderr"))
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try stdout.close()
+        try stderr.close()
+    }
+
+    /// Standard error so far.
+    var standardError: String {
+        (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
+    }
+
+    /// Waits until standard error holds `text`, and returns it; nil when the process exits or
+    /// `timeout` passes first (generous: the machine is shared).
+    func waitForStandardError(containing text: String, timeout: Duration = .seconds(180)) -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let output = standardError
+            if output.contains(text) { return output }
+            if !process.isRunning { return standardError.contains(text) ? standardError : nil }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return nil
+    }
+
+    /// Sends `signal` (SIGKILL: no cleanup of any kind can run).
+    func kill(_ signal: Int32 = SIGKILL) {
+        _ = Foundation.kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the exit and collects the outputs.
+    func finish() throws -> RunResult {
+        process.waitUntilExit()
+        defer { try? FileManager.default.removeItem(at: outputs) }
+        return RunResult(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: stdoutURL, encoding: .utf8),
+            stderr: try String(contentsOf: stderrURL, encoding: .utf8))
+    }
 }
 
 /// Parses JSON text into a dictionary.

@@ -16,21 +16,21 @@ struct CLITests {
         #expect(build.status == 0, "\(build)")
         #expect(build.stderr == "", "progress or warnings on a non-terminal: \(build)")
         let lines = build.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 4, "\(build)")
+        #expect(lines.count == exampleBundleIDs.count + 1, "\(build)")
         let summary = try #require(lines.last)
-        #expect(summary.hasPrefix("Built 3 bundles (3 written, 0 unchanged) from 536 documents in 4 files: "), "\(summary)")
+        #expect(summary.hasPrefix("Built 8 bundles (8 new, 0 changed, 0 unchanged, 0 removed) from 536 documents in 4 files: "), "\(summary)")
         #expect(summary.hasSuffix("→ site/bundles/manifest.json"), "\(summary)")
-        for (line, id) in zip(lines, ["front-page", "sections", "community"]) {
+        for (line, id) in zip(lines, exampleBundleIDs) {
             #expect(line.hasPrefix("  \(id)."), "\(line)")
-            #expect(line.hasSuffix("(written)"), "\(line)")
+            #expect(line.hasSuffix("(new)"), "\(line)")
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: example.file("site/bundles")).sorted()
-        #expect(files.count == 7, "\(files)")
-        #expect(files.filter { $0.hasSuffix(".bundle.gz") }.count == 3)
+        #expect(files.count == 2 * exampleBundleIDs.count + 1, "\(files)")
+        #expect(files.filter { $0.hasSuffix(".bundle.gz") }.count == exampleBundleIDs.count)
 
         let verify = try example.run("verify", "site")
         #expect(verify.status == 0, "\(verify)")
-        #expect(verify.stdout == "3 bundles ok, 0 with problems\n", "\(verify)")
+        #expect(verify.stdout == "8 bundles ok, 0 with problems\n", "\(verify)")
         #expect(verify.stderr == "")
         // `site` is the default directory.
         #expect(try example.run("verify", "--quiet").stdout == "")
@@ -60,8 +60,12 @@ struct CLITests {
         let manifest = try example.manifest()
         #expect(report["snapshotTime"] as? String == manifest["snapshot_time"] as? String)
         let bundles = try #require(report["bundles"] as? [[String: Any]])
-        #expect(bundles.compactMap { $0["id"] as? String } == ["front-page", "sections", "community"])
-        #expect(bundles.allSatisfy { $0["unchanged"] as? Bool == false })
+        #expect(bundles.compactMap { $0["id"] as? String } == exampleBundleIDs)
+        #expect(bundles.allSatisfy { $0["status"] as? String == "new" })
+        #expect(report["removedBundles"] as? [String] == [])
+        #expect(report["dryRun"] as? Bool == false)
+        #expect((report["timings"] as? [String: Double])?.keys.sorted() == ["bundles", "publish", "read"])
+        #expect(bundles.allSatisfy { $0["maxBytes"] as? Int == 1_000_000 })
         let entries = try example.manifestBundles()
         for (bundle, entry) in zip(bundles, entries) {
             #expect("bundles/" + (bundle["file"] as? String ?? "?") == entry["url"] as? String)
@@ -74,13 +78,13 @@ struct CLITests {
         let second = try example.run("build", "--json")
         let again = try jsonObject(second.stdout)
         #expect(again["manifestChanged"] as? Bool == false)
-        #expect((again["bundles"] as? [[String: Any]])?.allSatisfy { $0["unchanged"] as? Bool == true } == true)
+        #expect((again["bundles"] as? [[String: Any]])?.allSatisfy { $0["status"] as? String == "unchanged" } == true)
 
         let text = try example.run("build")
         #expect(text.status == 0)
-        #expect(text.stdout.contains("Built 3 bundles (0 written, 3 unchanged) from 536 documents"), "\(text)")
+        #expect(text.stdout.contains("Built 8 bundles (0 new, 0 changed, 8 unchanged, 0 removed) from 536 documents"), "\(text)")
         #expect(text.stdout.hasSuffix("manifest.json (unchanged)\n"), "\(text)")
-        #expect(text.stdout.components(separatedBy: "(unchanged)").count - 1 == 4, "\(text)")
+        #expect(text.stdout.components(separatedBy: "(unchanged)").count - 1 == exampleBundleIDs.count + 1, "\(text)")
     }
 
     @Test func outputOption() throws {
@@ -141,8 +145,8 @@ struct CLITests {
     }
 
     @Test(arguments: [
-        (["--help"], ["build", "inspect", "verify", "Exit status", "65", "66", "74", "78"]),
-        (["build", "--help"], ["--config", "--output", "--quiet", "--json", "atomic"]),
+        (["--help"], ["build", "inspect", "verify", "Exit status", "3 a bundle", "65", "66", "74", "75", "78"]),
+        (["build", "--help"], ["--config", "--output", "--quiet", "--json", "--dry-run", "atomic", "exits 75", "exit status 3"]),
         (["inspect", "--help"], ["<file>", "--json", "--fields", ".bundle.gz"]),
         (["verify", "--help"], ["<directory>", "--quiet", "SHA-256"]),
     ])

@@ -128,10 +128,18 @@ struct ExampleQueryTests {
         let published = stories.filter { $0.bool("published") == true }
         func paths(_ list: some Sequence<ExportedDoc>) -> Set<String> { Set(list.map(\.path)) }
 
-        #expect(Set(site.membership.keys) == [
+        let categories = ["culture", "science", "sport", "tech", "world"]
+        #expect(Set(site.membership.keys) == Set([
             "latest-stories", "featured-stories", "tech-and-science", "recent-stories", "high-score-archive", "first-stories",
             "active-authors", "top-comments",
-        ])
+        ] + categories.map { "section-\($0)-latest" }))
+
+        // section-<category>-latest (for_each over stories.category): that category, published, newest first, 20.
+        #expect(Set(stories.compactMap { $0.string("category") }) == Set(categories))
+        for category in categories {
+            let newest = ordered(published.filter { $0.string("category") == category }, descending: true, byString: { $0.time("publishedAt") ?? "" })
+            #expect(site.membership["section-\(category)-latest"] == paths(newest.prefix(20)), "\(category)")
+        }
 
         // latest-stories: published, newest first, 20.
         let latest = ordered(published, descending: true, byString: { $0.time("publishedAt") ?? "" })

@@ -110,7 +110,7 @@ struct ExitCodeTests {
         try bytes.write(to: URL(fileURLWithPath: path))
         let result = try example.run("verify", "site")
         #expect(result.status == 1, "\(result)")
-        #expect(result.stdout == "2 bundles ok, 1 with problems\n", "\(result)")
+        #expect(result.stdout == "7 bundles ok, 1 with problems\n", "\(result)")
         #expect(result.stderr.contains("error: community: \(url) has SHA-256 "), "\(result)")
 
         // A site with no manifest at all.

@@ -164,7 +164,7 @@ let configErrorCases: [ConfigErrorCase] = [
 
 @Suite("pipeline.yml errors")
 struct ConfigErrorTests {
-    @Test(arguments: configErrorCases)
+    @Test(arguments: configErrorCases + cronConfigErrorCases + fanOutConfigErrorCases)
     func reportsWhereAndWhat(_ testCase: ConfigErrorCase) throws {
         let error = try #require(configError(testCase.yaml))
         #expect(error.location == SourceLocation(file: "pipeline.yml", line: testCase.line, column: testCase.column), "\(error)")

@@ -16,6 +16,10 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case bundle(id: String, BundleWriterError)
     /// Writing the site failed.
     case publish(PublishError)
+    /// Another build holds the output's lock (file `path`); this one changed nothing.
+    case locked(path: String, holder: BuildLock.Holder?)
+    /// Bundles are larger than their `max_bundle_bytes` (with `budgets.mode: fail`).
+    case budgetExceeded([BudgetViolation])
 
     public var description: String {
         switch self {
@@ -26,6 +30,12 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
         case .data(let message, let location): return (location.map { "\($0): " } ?? "") + message
         case .bundle(let id, let error): return "bundle \"\(id)\": \(error)"
         case .publish(let error): return "cannot publish: \(error)"
+        case .locked(let path, let holder):
+            let who = holder.map { " (\($0))" } ?? ""
+            return "another bundlepress build\(who) holds \(path) and is publishing to the same output; "
+                + "this build stopped without changing anything: run it again when that one has finished, or give it another --output"
+        case .budgetExceeded(let violations):
+            return violations.map(\.description).joined(separator: "\n") + "\nnothing was published (set budgets.mode: warn to publish anyway)"
         }
     }
 }

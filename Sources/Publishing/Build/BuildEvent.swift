@@ -9,4 +9,6 @@ public enum BuildEvent: Sendable {
     case buildingBundle(id: String, index: Int, count: Int)
     /// Writing the site.
     case publishing
+    /// A step of the lock and publish sequence is done (not reported by dry runs).
+    case checkpoint(BuildCheckpoint)
 }

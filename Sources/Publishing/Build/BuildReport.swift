@@ -1,5 +1,15 @@
-/// What a build did, for the summary line, `--json`, and tests.
+/// What a build did (or, for a dry run, would do), for the summary, `--json`, and tests.
 public struct BuildReport: Sendable, Codable, Equatable {
+    /// A bundle compared with the previously published manifest.
+    public enum Status: String, Sendable, Codable {
+        /// Its id was not in the previous manifest.
+        case new
+        /// Its content, hence its file name, differs from the previous manifest's.
+        case changed
+        /// Same content as before: its files were left untouched.
+        case unchanged
+    }
+
     public struct Bundle: Sendable, Codable, Equatable {
         public var id: String
         public var file: String
@@ -7,8 +17,27 @@ public struct BuildReport: Sendable, Codable, Equatable {
         public var namedQueries: [String]
         public var bytes: Int
         public var gzipBytes: Int
-        /// True when this exact file was already published (left untouched).
-        public var unchanged: Bool
+        public var status: Status
+        /// The `max_bundle_bytes` that applied, if any.
+        public var maxBytes: Int?
+    }
+
+    /// Content-hashed files the new manifest does not reference.
+    public struct Retention: Sendable, Codable, Equatable {
+        /// Kept for clients and caches that still hold an older manifest.
+        public var retained: [String]
+        /// Deleted now that the retention policy lets them go.
+        public var deleted: [String]
+    }
+
+    /// Wall-clock seconds per stage.
+    public struct Timings: Sendable, Codable, Equatable {
+        /// Reading the inputs and resolving the queries.
+        public var read: Double
+        /// Running the queries, encoding, hashing and compressing the bundles.
+        public var bundles: Double
+        /// Writing the site and applying retention.
+        public var publish: Double
     }
 
     public var snapshotTime: String
@@ -16,10 +45,25 @@ public struct BuildReport: Sendable, Codable, Equatable {
     public var inputBytes: Int
     public var inputDocuments: Int
     public var bundles: [Bundle]
+    /// Ids of the previous manifest that the new one no longer has.
+    public var removedBundles: [String]
     public var manifestChanged: Bool
+    public var retention: Retention
+    /// Bundles over their size budget, with `budgets.mode: warn` (with `fail` the build fails).
+    public var budgetWarnings: [BudgetViolation]
+    /// Things worth knowing that did not stop the build (each also in `budgetWarnings` or
+    /// about the lock, the previous manifest or retention).
+    public var warnings: [String]
+    /// True when nothing was written: the report says what a build would do.
+    public var dryRun: Bool
     public var outputDirectory: String
+    /// Wall-clock seconds of the whole build.
     public var seconds: Double
+    public var timings: Timings
 
     public var totalBytes: Int { bundles.reduce(0) { $0 + $1.bytes } }
     public var totalGzipBytes: Int { bundles.reduce(0) { $0 + $1.gzipBytes } }
+
+    /// How many bundles have `status`.
+    public func count(_ status: Status) -> Int { bundles.filter { $0.status == status }.count }
 }

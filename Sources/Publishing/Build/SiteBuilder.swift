@@ -4,7 +4,8 @@ import Foundation
 import QueryEngine
 
 /// Builds the site a `pipeline.yml` describes: reads the exports, runs the named queries,
-/// writes the content-hashed bundles and their gzip copies, then the manifest — atomically.
+/// writes the content-hashed bundles and their gzip copies, then the manifest — atomically,
+/// under the output's lock — and finally deletes old files the retention policy lets go.
 public struct SiteBuilder: Sendable {
     public let config: PipelineConfig
     /// Where to publish; the config's `output:` (relative to the config) unless overridden.
@@ -17,52 +18,103 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Runs the build. On any error nothing is published and the previous site stays as it was.
-    public func build(progress: (BuildEvent) -> Void = { _ in }) throws(BuildError) -> BuildReport {
-        let started = ContinuousClock.now
+    ///
+    /// With `dryRun` every bundle is still built and checked against its budget, but nothing is
+    /// written, not even the lock: the report says what a build would change.
+    public func build(dryRun: Bool = false, progress: (BuildEvent) -> Void = { _ in }) throws(BuildError) -> BuildReport {
+        guard !dryRun else { return try run(dryRun: true, takenOverFrom: nil, progress: progress) }
+        return try BuildLock.withLock(outputDirectory: outputDirectory) { holder throws(BuildError) in
+            progress(.checkpoint(.locked))
+            return try run(dryRun: false, takenOverFrom: holder, progress: progress)
+        }
+    }
+
+    private func run(dryRun: Bool, takenOverFrom holder: BuildLock.Holder?, progress: (BuildEvent) -> Void) throws(BuildError) -> BuildReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let publisher = SitePublisher(outputDirectory: outputDirectory)
+        var warnings: [String] = []
+        if !dryRun {
+            let leftovers = publisher.removeLeftoverStaging()
+            if let holder {
+                let cleaned = leftovers.isEmpty ? "" : "; removed its staging directory \(leftovers.joined(separator: ", "))"
+                warnings.append("took over the lock of a build that did not finish (\(holder))\(cleaned)")
+            }
+        }
+
         let inputs = try LoadedInputs.load(config, progress: progress)
         let resolved = try inputs.resolve(config)
+        let read = clock.now
 
         var built: [BuiltBundle] = []
         for (index, spec) in resolved.bundles.enumerated() {
             progress(.buildingBundle(id: spec.id, index: index, count: resolved.bundles.count))
             built.append(try BuiltBundle.build(spec, store: inputs.store, snapshotTime: inputs.snapshotTime, gzipLevel: config.gzipLevel, audience: config.clients.bundleAudience))
         }
+        let violations = config.budgets.violations(of: resolved.bundles, sizes: built.map(\.encoded.byteCount))
+        if config.budgets.mode == .fail, !violations.isEmpty { throw .budgetExceeded(violations) }
+        warnings += violations.map(\.description)
+        let bundlesBuilt = clock.now
 
         progress(.publishing)
         let manifest = Manifest(
             snapshotTime: inputs.snapshotTime.rfc3339, project: config.database.project, database: config.database.database,
             clients: config.clients.configNames,
-            bundles: built.map { bundle in
+            bundles: zip(resolved.bundles, built).map { spec, bundle in
                 Manifest.Entry(
                     id: bundle.id, url: "bundles/\(bundle.fileName)", gzipURL: "bundles/\(bundle.gzipFileName)",
                     sha256: bundle.sha256, bytes: bundle.encoded.byteCount, gzipBytes: bundle.gzip.count,
-                    documents: Int(bundle.encoded.metadata.totalDocuments), namedQueries: bundle.namedQueries)
+                    documents: Int(bundle.encoded.metadata.totalDocuments), namedQueries: bundle.namedQueries, fanOut: spec.fanOut)
             })
+        let manifestData = manifest.encoded()
         let files = built.flatMap { bundle in
             [
                 SitePublisher.File(name: bundle.fileName, chunks: [bundle.encoded.metadataElement] + bundle.encoded.body),
                 SitePublisher.File(name: bundle.gzipFileName, chunks: [bundle.gzip]),
             ]
         }
+        let (previous, problem) = publisher.publishedManifest()
+        warnings += problem.map { [$0] } ?? []
         let outcome: SitePublisher.Outcome
-        do throws(PublishError) {
-            try SiteAssets.installMissing(in: outputDirectory)
-            outcome = try SitePublisher(outputDirectory: outputDirectory).publish(files: files, manifest: manifest.encoded())
-        } catch {
-            throw .publish(error)
+        if dryRun {
+            outcome = publisher.changes(files: files, manifest: manifestData)
+        } else {
+            do throws(PublishError) {
+                try SiteAssets.installMissing(in: outputDirectory)
+                outcome = try publisher.publish(files: files, manifest: manifestData) { progress(.checkpoint($0)) }
+            } catch {
+                throw .publish(error)
+            }
+            progress(.checkpoint(.published))
         }
+        let retention = RetentionSweep(outputDirectory: outputDirectory, policy: config.retention).run(
+            manifest: manifestData, referenced: Set(files.map(\.name)), planned: dryRun ? outcome.written : [], dryRun: dryRun, now: Date())
+        warnings += retention.warnings
+        let finished = clock.now
 
-        let elapsed = ContinuousClock.now - started
+        let previousHashes = Dictionary((previous?.bundles ?? []).map { ($0.id, $0.sha256) }, uniquingKeysWith: { first, _ in first })
         return BuildReport(
             snapshotTime: inputs.snapshotTime.rfc3339, inputFiles: inputs.fileCount, inputBytes: inputs.inputBytes,
             inputDocuments: inputs.store.count,
-            bundles: built.map { bundle in
+            bundles: zip(resolved.bundles, built).map { spec, bundle in
                 BuildReport.Bundle(
                     id: bundle.id, file: bundle.fileName, documents: Int(bundle.encoded.metadata.totalDocuments),
                     namedQueries: bundle.namedQueries, bytes: bundle.encoded.byteCount, gzipBytes: bundle.gzip.count,
-                    unchanged: outcome.unchanged.contains(bundle.fileName))
+                    status: previousHashes[bundle.id].map { $0 == bundle.sha256 ? .unchanged : .changed } ?? .new,
+                    maxBytes: config.budgets.limit(for: spec)?.bytes)
             },
-            manifestChanged: outcome.manifestChanged, outputDirectory: outputDirectory,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            removedBundles: (previous?.bundles ?? []).map(\.id).filter { id in !built.contains { $0.id == id } },
+            manifestChanged: outcome.manifestChanged,
+            retention: BuildReport.Retention(retained: retention.retained, deleted: retention.deleted),
+            budgetWarnings: violations, warnings: warnings, dryRun: dryRun, outputDirectory: outputDirectory,
+            seconds: (finished - started).seconds,
+            timings: BuildReport.Timings(read: (read - started).seconds, bundles: (bundlesBuilt - read).seconds, publish: (finished - bundlesBuilt).seconds))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, with its fraction.
+    fileprivate var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

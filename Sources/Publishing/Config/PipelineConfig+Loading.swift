@@ -8,7 +8,11 @@ import Yams
 extension PipelineConfig {
     static let topLevelKeys = [
         "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
+        "retention", "budgets",
     ]
+
+    /// The keys of a `bundles:` item.
+    static let bundleKeys = ["id", "documents", "queries", "max_bundle_bytes", "for_each"]
 
     /// Reads and validates `pipeline.yml`. Every problem is a ``ConfigError`` naming the line.
     public static func load(file: String) throws(ConfigError) -> PipelineConfig {
@@ -86,30 +90,43 @@ extension PipelineConfig {
         let inputs = try inputsNode.sequence().map(parseInput)
         if inputs.isEmpty { throw inputsNode.error("inputs must list at least one export file or glob") }
 
+        let retention = try top["retention"].map(RetentionPolicy.parse) ?? .default
+        let budgets = try top["budgets"].map(SizeBudget.parse) ?? SizeBudget()
+
         let bundlesNode = try top.required("bundles")
         let queryParser = QueryConfigParser(database: database, clients: clients, context: context)
         var bundles: [BundleSpec] = []
+        var fanOuts: [FanOut] = []
         var queryOwners: [String: (bundle: String, location: SourceLocation?)] = [:]
         for bundleNode in try bundlesNode.sequence() {
-            let bundle = try parseBundle(bundleNode, queryParser: queryParser)
-            if let other = bundles.first(where: { $0.id == bundle.id }) {
-                throw bundleNode.error("bundle id \"\(bundle.id)\" is used twice (also at \(other.location.map(String.init(describing:)) ?? "?"))")
-            }
-            for query in bundle.queries {
-                if let owner = queryOwners[query.name] {
-                    throw ConfigError(
-                        "named query \"\(query.name)\" is defined twice (also in bundle \"\(owner.bundle)\" at \(owner.location.map(String.init(describing:)) ?? "?")); clients look named queries up by name alone, so names must be unique across the site",
-                        at: query.location)
+            let (fanOut, entries) = try FanOutTemplate.entries(of: bundleNode, bundleKeys: bundleKeys, store: context.store)
+            if let fanOut { fanOuts.append(fanOut) }
+            for entry in entries {
+                let bundle = try parseBundle(entry.node, binding: entry.binding, queryParser: queryParser)
+                if entry.isStandIn { continue }
+                if let other = bundles.first(where: { $0.id == bundle.id }) {
+                    throw entry.node.error("bundle id \"\(bundle.id)\" is used twice (also at \(other.location.map(String.init(describing:)) ?? "?"))")
                 }
-                queryOwners[query.name] = (bundle.id, query.location)
+                for query in bundle.queries {
+                    if let owner = queryOwners[query.name] {
+                        throw ConfigError(
+                            "named query \"\(query.name)\" is defined twice (also in bundle \"\(owner.bundle)\" at \(owner.location.map(String.init(describing:)) ?? "?")); clients look named queries up by name alone, so names must be unique across the site",
+                            at: query.location)
+                    }
+                    queryOwners[query.name] = (bundle.id, query.location)
+                }
+                bundles.append(bundle)
             }
-            bundles.append(bundle)
         }
-        if bundles.isEmpty { throw bundlesNode.error("bundles must define at least one bundle") }
+        if bundles.isEmpty && fanOuts.isEmpty { throw bundlesNode.error("bundles must define at least one bundle") }
 
-        return PipelineConfig(
+        var config = PipelineConfig(
             file: file, baseDirectory: baseDirectory, database: database, snapshotTime: snapshotTime, output: output,
             gzipLevel: gzipLevel, clients: clients, duplicates: duplicates, inputs: inputs, bundles: bundles, source: text)
+        config.fanOuts = fanOuts
+        config.retention = retention
+        config.budgets = budgets
+        return config
     }
 
     private static func validateDatabaseSegment(_ value: String, kind: String, node: ConfigNode) throws(ConfigError) {
@@ -148,8 +165,8 @@ extension PipelineConfig {
         return InputSpec(pattern: pattern, format: format, hints: hints, location: node.location)
     }
 
-    private static func parseBundle(_ node: ConfigNode, queryParser: QueryConfigParser) throws(ConfigError) -> BundleSpec {
-        let entry = try node.mapping(allowed: ["id", "documents", "queries"])
+    private static func parseBundle(_ node: ConfigNode, binding: FanOutBinding?, queryParser: QueryConfigParser) throws(ConfigError) -> BundleSpec {
+        let entry = try node.mapping(allowed: bundleKeys)
         let idNode = try entry.required("id")
         let id = try idNode.string()
         guard Identifier.isValid(id) else {
@@ -180,7 +197,8 @@ extension PipelineConfig {
         if documents.isEmpty && queries.isEmpty {
             throw node.error("bundle \"\(id)\" has neither documents nor queries; it would be empty")
         }
-        return BundleSpec(id: id, documents: documents, queries: queries, location: node.location)
+        let maxBytes = try entry["max_bundle_bytes"].map(SizeLimit.parse)
+        return BundleSpec(id: id, documents: documents, queries: queries, location: node.location, maxBytes: maxBytes, fanOut: binding)
     }
 }
 

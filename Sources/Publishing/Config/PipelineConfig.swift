@@ -24,7 +24,16 @@ public struct PipelineConfig: Sendable {
     /// What to do when two inputs contain the same document.
     public var duplicates: DuplicatePolicy
     public var inputs: [InputSpec]
+    /// The bundles in config order, a `for_each` entry standing for its bundles in value order.
+    /// Until ``resolvingQueries(snapshotTime:store:)`` a `for_each` over the inputs has none
+    /// here yet (its values are not known); ``fanOuts`` lists it either way.
     public var bundles: [BundleSpec]
+    /// The `for_each` entries of `bundles:`, in config order.
+    public var fanOuts: [FanOut] = []
+    /// How long files the manifest no longer references are kept (`retention:`).
+    public var retention = RetentionPolicy.default
+    /// Bundle size limits (`budgets:`).
+    public var budgets = SizeBudget()
     /// The YAML text, kept to resolve queries again once the snapshot time and the documents
     /// are known (relative times, cursors at a document).
     var source: String
@@ -88,12 +97,21 @@ public struct BundleSpec: Sendable {
     public var documents: [ResourcePath]
     public var queries: [NamedQuerySpec]
     public var location: SourceLocation?
+    /// The bundle's own `max_bundle_bytes:`, overriding `budgets.max_bundle_bytes`.
+    public var maxBytes: SizeLimit?
+    /// The `for_each` value this bundle was made for, if it was.
+    public var fanOut: FanOutBinding?
 
-    public init(id: String, documents: [ResourcePath], queries: [NamedQuerySpec], location: SourceLocation?) {
+    public init(
+        id: String, documents: [ResourcePath], queries: [NamedQuerySpec], location: SourceLocation?, maxBytes: SizeLimit? = nil,
+        fanOut: FanOutBinding? = nil
+    ) {
         self.id = id
         self.documents = documents
         self.queries = queries
         self.location = location
+        self.maxBytes = maxBytes
+        self.fanOut = fanOut
     }
 }
 

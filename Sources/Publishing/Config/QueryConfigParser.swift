@@ -85,7 +85,7 @@ struct QueryConfigParser {
             if let parent = entry["parent"] {
                 throw parent.error("parent goes with collection_group; for a subcollection write its path, e.g. collection: stories/s1/comments")
             }
-            let path = try parsePath(collection)
+            let path = try collection.resourcePath()
             guard path.isCollection else {
                 throw collection.error("collection \"\(path)\" is a document path; a collection path has an odd number of segments (stories, stories/s1/comments)")
             }
@@ -97,7 +97,7 @@ struct QueryConfigParser {
             }
             var parent = ResourcePath.root
             if let parentNode = entry["parent"] {
-                parent = try parsePath(parentNode)
+                parent = try parentNode.resourcePath()
                 guard parent.isDocument else {
                     throw parentNode.error("parent \"\(parent)\" must be a document path (an even number of segments)")
                 }
@@ -107,24 +107,6 @@ struct QueryConfigParser {
             throw group.error("use either collection or collection_group, not both")
         case (nil, nil):
             throw entry.owner.error("\(entry.owner.path) needs collection: or collection_group: (or a raw structured_query:)")
-        }
-    }
-
-    private func parsePath(_ node: ConfigNode) throws(ConfigError) -> ResourcePath {
-        let text = try node.string()
-        do throws(PathError) {
-            return try ResourcePath(parsing: text)
-        } catch {
-            throw node.error(error.message)
-        }
-    }
-
-    private func parseField(_ node: ConfigNode) throws(ConfigError) -> FieldPath {
-        let text = try node.string()
-        do throws(PathError) {
-            return try FieldPath(serverFormat: text)
-        } catch {
-            throw node.error(error.message)
         }
     }
 
@@ -147,7 +129,7 @@ struct QueryConfigParser {
         guard parts.count == 3 else {
             throw node.error("a filter is [field, operator, value] (or an or:/and: group), found \(parts.count) items")
         }
-        let field = try parseField(parts[0])
+        let field = try parts[0].fieldPath()
         let opText = try parts[1].string()
         guard let op = Self.operators[opText] else {
             throw parts[1].error("unknown operator \"\(opText)\"; expected one of: \(Self.operators.keys.sorted().joined(separator: ", "))")
@@ -171,13 +153,13 @@ struct QueryConfigParser {
             if ["asc", "ascending", "desc", "descending"].contains(scalar.string.lowercased()) {
                 throw node.error("\"\(scalar.string)\" in order_by is read as a field name; for a direction write [[field, \(scalar.string)]] (a field really named so goes in backticks)")
             }
-            return OrderBy(try parseField(node), .ascending)
+            return OrderBy(try node.fieldPath(), .ascending)
         }
         let parts = try node.sequence()
         guard (1...2).contains(parts.count) else {
             throw node.error("an order_by entry is a field or [field, asc|desc], found \(parts.count) items")
         }
-        let field = try parseField(parts[0])
+        let field = try parts[0].fieldPath()
         guard parts.count == 2 else { return OrderBy(field, .ascending) }
         switch try parts[1].string().lowercased() {
         case "asc", "ascending": return OrderBy(field, .ascending)
@@ -209,7 +191,7 @@ struct QueryConfigParser {
             }
         }
         let documentNode = try node.mapping(allowed: ["document"]).required("document")
-        let path = try parsePath(documentNode)
+        let path = try documentNode.resourcePath()
         guard path.isDocument, query.allDescendants ? query.collectionID == path.segments[path.count - 2] : path.parent == query.parent.appending(query.collectionID) else {
             throw documentNode.error("cursor document \"\(path)\" is not in the queried collection")
         }
@@ -376,7 +358,7 @@ struct QueryConfigParser {
         let rawNode = entry["structured_query"]!
         var parent = ResourcePath.root
         if let parentNode = entry["parent"] {
-            parent = try parsePath(parentNode)
+            parent = try parentNode.resourcePath()
             guard parent.isDocument else { throw parentNode.error("parent must be a document path") }
         }
         var limitType = "FIRST"
@@ -410,10 +392,17 @@ enum RelativeTime {
         guard text.hasPrefix("now") else { return nil }
         let rest = text.dropFirst(3)
         guard let sign = rest.first else { return 0 }
-        guard sign == "+" || sign == "-", rest.count > 1 else { return nil }
+        guard sign == "+" || sign == "-", let total = duration(rest.dropFirst()) else { return nil }
+        return sign == "-" ? -total : total
+    }
+
+    /// `7d`, `1h30m`, `45s` (units w, d, h, m, s, each after its number) → seconds; nil when
+    /// empty or malformed. Also the syntax of durations in `pipeline.yml` (`retention.min_age`).
+    static func duration(_ text: Substring) -> Int64? {
+        guard !text.isEmpty else { return nil }
         var total: Int64 = 0
         var digits = ""
-        for character in rest.dropFirst() {
+        for character in text {
             if character.isASCII, character.isNumber {
                 digits.append(character)
             } else if let unit = units[character], let amount = Int64(digits), amount <= 10_000_000_000_000 / unit {
@@ -424,7 +413,7 @@ enum RelativeTime {
             }
         }
         guard digits.isEmpty else { return nil }
-        return sign == "-" ? -total : total
+        return total
     }
 }
 

@@ -18,14 +18,23 @@ public enum QueryRunner {
     /// Runs the named query `name` of `config` over the config's inputs, resolved exactly as a
     /// build resolves it (snapshot time, cursors at documents).
     public static func run(namedQuery name: String, config: PipelineConfig) throws(BuildError) -> QueryResult {
-        guard config.bundles.contains(where: { $0.queries.contains { $0.name == name } }) else {
-            let known = config.bundles.flatMap { $0.queries.map(\.name) }.sorted().joined(separator: ", ")
-            throw .config(ConfigError("\(config.file) has no named query \"\(name)\" (named queries: \(known))", at: nil))
+        // Names of a for_each over the inputs are known only once the inputs are read.
+        if !config.fanOuts.contains(where: \.dependsOnData), namedQuery(name, in: config) == nil {
+            throw unknown(name, in: config)
         }
         let inputs = try LoadedInputs.load(config) { _ in }
         let resolved = try inputs.resolve(config)
-        let spec = resolved.bundles.flatMap(\.queries).first { $0.name == name }!
+        guard let spec = namedQuery(name, in: resolved) else { throw unknown(name, in: resolved) }
         return QueryResult(database: config.database, query: spec.query, documents: inputs.store.evaluate(spec.query))
+    }
+
+    private static func namedQuery(_ name: String, in config: PipelineConfig) -> NamedQuerySpec? {
+        config.bundles.lazy.flatMap(\.queries).first { $0.name == name }
+    }
+
+    private static func unknown(_ name: String, in config: PipelineConfig) -> BuildError {
+        let known = config.bundles.flatMap { $0.queries.map(\.name) }.sorted().joined(separator: ", ")
+        return .config(ConfigError("\(config.file) has no named query \"\(name)\" (named queries: \(known))", at: nil))
     }
 
     /// Runs a query given as JSON over export files.

@@ -32,8 +32,16 @@ public struct Manifest: Codable, Sendable, Equatable {
         public var documents: Int
         /// Its named queries, sorted by name.
         public var namedQueries: [String]
+        /// For a bundle made by `for_each`: the id as written in the config (`stories-{category}`).
+        public var template: String?
+        /// For a bundle made by `for_each`: the placeholder and its value (`{"category": "news"}`),
+        /// so an app can list the values that have a bundle.
+        public var parameters: [String: FanOutValue]?
 
-        public init(id: String, url: String, gzipURL: String, sha256: String, bytes: Int, gzipBytes: Int, documents: Int, namedQueries: [String]) {
+        public init(
+            id: String, url: String, gzipURL: String, sha256: String, bytes: Int, gzipBytes: Int, documents: Int, namedQueries: [String],
+            fanOut: FanOutBinding? = nil
+        ) {
             self.id = id
             self.url = url
             self.gzipURL = gzipURL
@@ -42,10 +50,12 @@ public struct Manifest: Codable, Sendable, Equatable {
             self.gzipBytes = gzipBytes
             self.documents = documents
             self.namedQueries = namedQueries
+            self.template = fanOut?.template
+            self.parameters = fanOut.map { [$0.placeholder: $0.value] }
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, url, sha256, bytes, documents
+            case id, url, sha256, bytes, documents, template, parameters
             case gzipURL = "gzip_url"
             case gzipBytes = "gzip_bytes"
             case namedQueries = "named_queries"

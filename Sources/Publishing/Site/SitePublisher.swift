@@ -7,9 +7,9 @@ import Foundation
 
 /// Writes a build into `<output>/bundles/` so that readers never see a half-written site.
 ///
-/// New files are written into a staging directory beside their final place (same file system),
-/// flushed to disk, then renamed into place; `manifest.json` is replaced last, by one atomic
-/// rename. A crash or error at any point leaves the previous manifest, and every file it
+/// New files are all written into a staging directory beside their final place (same file
+/// system) and flushed to disk, then renamed into place; `manifest.json` is replaced last, by
+/// one atomic rename. A crash or error at any point leaves the previous manifest, and every file it
 /// references, as they were. Hashed bundle names mean a new build never overwrites a file an
 /// older manifest still points to.
 public struct SitePublisher: Sendable {
@@ -45,42 +45,81 @@ public struct SitePublisher: Sendable {
     public var bundlesDirectory: String { (outputDirectory as NSString).appendingPathComponent("bundles") }
     public var manifestPath: String { (bundlesDirectory as NSString).appendingPathComponent("manifest.json") }
 
-    public func publish(files: [File], manifest: Data) throws(PublishError) -> Outcome {
+    /// Staging directories are `bundles/.staging-<pid>-<random>`.
+    static let stagingPrefix = ".staging-"
+
+    /// Publishes `files` and then `manifest`: every new or changed file is written and flushed in
+    /// a staging directory, then all are renamed into `bundles/`, then the manifest is staged
+    /// and renamed over the old one. Files already present with the same bytes are not touched.
+    /// `checkpoint` is called between the steps.
+    public func publish(files: [File], manifest: Data, checkpoint: (BuildCheckpoint) -> Void = { _ in }) throws(PublishError) -> Outcome {
         let bundles = bundlesDirectory
         do {
             try FileManager.default.createDirectory(atPath: bundles, withIntermediateDirectories: true)
         } catch {
             throw PublishError(path: bundles, message: "cannot create the output directory: \(error.localizedDescription)")
         }
-        let staging = (bundles as NSString).appendingPathComponent(".staging-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let outcome = changes(files: files, manifest: manifest)
+        let staging = (bundles as NSString).appendingPathComponent("\(Self.stagingPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         guard mkdir(staging, 0o755) == 0 else {
             throw PublishError(path: staging, message: "cannot create a staging directory: \(String(cString: strerror(errno)))")
         }
         defer { try? FileManager.default.removeItem(atPath: staging) }
 
-        var outcome = Outcome(written: [], unchanged: [], manifestChanged: false)
-        for file in files {
-            let target = (bundles as NSString).appendingPathComponent(file.name)
-            if Self.hasContent(path: target, chunks: file.chunks, size: file.size) {
-                outcome.unchanged.append(file.name)
-                continue
-            }
-            let staged = (staging as NSString).appendingPathComponent(file.name)
-            try Self.writeDurably(path: staged, chunks: file.chunks)
-            try Self.rename(staged, to: target)
-            outcome.written.append(file.name)
+        let written = Set(outcome.written)
+        for file in files where written.contains(file.name) {
+            try Self.writeDurably(path: (staging as NSString).appendingPathComponent(file.name), chunks: file.chunks)
+        }
+        checkpoint(.staged)
+        for name in outcome.written {
+            try Self.rename((staging as NSString).appendingPathComponent(name), to: (bundles as NSString).appendingPathComponent(name))
         }
         try Self.syncDirectory(bundles)
+        checkpoint(.bundlesInPlace)
 
-        let manifestPath = self.manifestPath
-        if !Self.hasContent(path: manifestPath, chunks: [Array(manifest)], size: manifest.count) {
+        if outcome.manifestChanged {
             let staged = (staging as NSString).appendingPathComponent("manifest.json")
             try Self.writeDurably(path: staged, chunks: [Array(manifest)])
+            checkpoint(.manifestStaged)
             try Self.rename(staged, to: manifestPath)
             try Self.syncDirectory(bundles)
-            outcome.manifestChanged = true
         }
         return outcome
+    }
+
+    /// What ``publish(files:manifest:checkpoint:)`` would write, found by reading only.
+    public func changes(files: [File], manifest: Data) -> Outcome {
+        var outcome = Outcome(written: [], unchanged: [], manifestChanged: false)
+        for file in files {
+            let target = (bundlesDirectory as NSString).appendingPathComponent(file.name)
+            if Self.hasContent(path: target, chunks: file.chunks, size: file.size) {
+                outcome.unchanged.append(file.name)
+            } else {
+                outcome.written.append(file.name)
+            }
+        }
+        outcome.manifestChanged = !Self.hasContent(path: manifestPath, chunks: [Array(manifest)], size: manifest.count)
+        return outcome
+    }
+
+    /// The manifest now published, or nil with the reason when there is one but it cannot be read.
+    public func publishedManifest() -> (manifest: Manifest?, problem: String?) {
+        guard let data = FileManager.default.contents(atPath: manifestPath) else { return (nil, nil) }
+        do {
+            return (try Manifest.decode(data), nil)
+        } catch {
+            return (nil, "\(manifestPath) is not a valid manifest (\(error)); every bundle counts as new")
+        }
+    }
+
+    /// Removes the staging directories of builds that were killed, and returns their names.
+    /// Only a caller holding the output's ``BuildLock`` may call this: no other build runs then.
+    public func removeLeftoverStaging() -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: bundlesDirectory)) ?? []
+        return entries.filter { name in
+            name.hasPrefix(Self.stagingPrefix)
+                && (try? FileManager.default.removeItem(atPath: (bundlesDirectory as NSString).appendingPathComponent(name))) != nil
+        }.sorted()
     }
 
     /// True when `path` is a regular file holding exactly these bytes.

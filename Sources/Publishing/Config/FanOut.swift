@@ -1,0 +1,71 @@
+import FirestoreModel
+import JSONCore
+
+/// A bundle's `for_each:`: the bundle entry is a template, built once per value, with the
+/// placeholder `{name}` replaced by the value in the id, the named-query names, paths and query
+/// values. This is the extension's `params`, done statically: one bundle per value, all listed
+/// in the manifest.
+///
+/// ```yaml
+/// - id: "stories-{category}"
+///   for_each: {field: category, collection: stories}
+///   queries:
+///     "stories-by-category-{category}":
+///       collection: stories
+///       where: [[category, ==, "{category}"]]
+/// ```
+///
+/// Values are strings or integers. A quoted placeholder standing alone as a query value takes
+/// the value with its type (`"{year}"` is the integer 2024 when the field holds integers);
+/// anywhere else (ids, names, paths, `!ref authors/{id}`) the value's text is spliced in.
+/// Ids and names must satisfy the id rule with the value as it is: apps compute the same
+/// names from the same values, so nothing is slugified.
+public struct FanOut: Sendable, Equatable {
+    /// Where the values come from.
+    public enum Source: Sendable, Equatable {
+        /// The distinct string and integer values of a field over the documents of a collection
+        /// (documents where it is missing or null are skipped), in Firestore order.
+        case field(FieldPath, collection: ResourcePath)
+        /// The ids of the documents of a collection, in id order.
+        case documents(collection: ResourcePath)
+        /// The values listed in the config, in that order.
+        case values([FanOutValue])
+    }
+
+    public var source: Source
+    /// The placeholder's name: `as:`, else the field, `id` for documents, `value` for values.
+    public var placeholder: String
+    /// The bundle id as written, e.g. `stories-{category}`.
+    public var idTemplate: String
+    /// Where the `for_each:` is.
+    public var location: SourceLocation?
+
+    /// True when the values are only known once the inputs are read.
+    public var dependsOnData: Bool {
+        if case .values = source { return false }
+        return true
+    }
+}
+
+/// The value one bundle of a `for_each` was made for; the manifest lists it with the bundle.
+public struct FanOutBinding: Sendable, Equatable {
+    /// The bundle id template (`stories-{category}`).
+    public var template: String
+    /// The placeholder's name (`category`).
+    public var placeholder: String
+    public var value: FanOutValue
+    /// The first document (in key order) the value was read from, for messages.
+    public var origin: ResourcePath?
+
+    public init(template: String, placeholder: String, value: FanOutValue, origin: ResourcePath?) {
+        self.template = template
+        self.placeholder = placeholder
+        self.value = value
+        self.origin = origin
+    }
+
+    /// `category = "news" (from stories/s1)`, for messages.
+    var summary: String {
+        "\(placeholder) = \(value)" + (origin.map { " (from \($0))" } ?? "")
+    }
+}
