@@ -46,15 +46,17 @@ struct KillTests {
         defer { example.remove() }
         let (pid, before) = try killedBuild(at: checkpoint, example)
 
-        // Every file of the published site, byte for byte; only new content-hashed bundles
-        // and the killed build's staging directory may have appeared.
+        // Every file of the published site, byte for byte; only new content-hashed bundles, the
+        // killed build's staging directory and its scratch directory (where the bundles were
+        // encoded, at the output's top) may have appeared.
         let after = try example.siteFiles()
         for (name, bytes) in before where !stateFiles.contains(name) {
             #expect(after[name] == bytes, "\(name) changed")
         }
         let added = Set(after.keys).subtracting(before.keys)
         let unexpected = added.filter { name in
-            !(name.hasPrefix("bundles/.staging-\(pid)-") || (name.hasPrefix("bundles/front-page.") && !name.contains("/.")))
+            !(name.hasPrefix("bundles/.staging-\(pid)-") || name.hasPrefix(".staging-\(pid)-")
+                || (name.hasPrefix("bundles/front-page.") && !name.contains("/.")))
         }
         #expect(unexpected.isEmpty, "\(unexpected.sorted())")
         // Files wait in staging only while they are staged (once moved, the directory is empty).

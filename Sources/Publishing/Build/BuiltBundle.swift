@@ -1,24 +1,34 @@
 import BundleFormat
-import Crypto
 import FirestoreModel
 import QueryEngine
 
-/// One bundle, encoded and compressed, named by its content hash.
+/// One bundle, encoded and compressed into files in a scratch directory, named by its content hash.
 struct BuiltBundle {
     var id: String
-    var encoded: EncodedBundle
-    var gzip: [UInt8]
-    /// Lowercase hex SHA-256 of the raw bundle bytes.
-    var sha256: String
+    var files: BundleFiles
     var namedQueries: [String]
+
+    /// Lowercase hex SHA-256 of the raw bundle bytes.
+    var sha256: String { files.sha256 }
+    var byteCount: Int { files.byteCount }
+    var gzipByteCount: Int { files.gzipByteCount }
+    var documentCount: Int { Int(files.metadata.totalDocuments) }
 
     /// `<id>.<first 16 hex digits of the SHA-256>.bundle`.
     var fileName: String { "\(id).\(sha256.prefix(16)).bundle" }
     var gzipFileName: String { fileName + ".gz" }
 
+    /// The raw and gzip files, to publish under their content-hashed names.
+    var siteFiles: [SitePublisher.File] {
+        [
+            SitePublisher.File(name: fileName, content: .scratchFile(path: files.rawPath, size: files.byteCount)),
+            SitePublisher.File(name: gzipFileName, content: .scratchFile(path: files.gzipPath, size: files.gzipByteCount)),
+        ]
+    }
+
     /// Runs the bundle's named queries over `store`, adds their results and the explicit
-    /// documents, and encodes, hashes and compresses the bundle.
-    static func build(_ spec: BundleSpec, store: DocumentStore, snapshotTime: Timestamp, gzipLevel: Int, audience: BundleAudience) throws(BuildError) -> BuiltBundle {
+    /// documents, and encodes, hashes and compresses the bundle into `scratchDirectory`.
+    static func build(_ spec: BundleSpec, store: DocumentStore, snapshotTime: Timestamp, gzipLevel: Int, audience: BundleAudience, scratchDirectory: String) throws(BuildError) -> BuiltBundle {
         var writer: BundleWriter
         do throws(BundleWriterError) {
             writer = try BundleWriter(id: spec.id, snapshotTime: snapshotTime, database: store.database, audience: audience)
@@ -55,23 +65,8 @@ struct BuiltBundle {
                 throw .bundle(id: spec.id, error)
             }
         }
-        let encoded = writer.encode()
-
-        var hasher = SHA256()
-        encoded.forEachRun { hasher.update(data: $0) }
-        let sha256 = hasher.finalize().hex
-
-        let gzip: [UInt8]
-        do throws(GzipError) {
-            let compressor = try ParallelGzipCompressor(level: Int32(gzipLevel))
-            var output: [UInt8] = []
-            encoded.forEachRun { output += compressor.append($0) }
-            output += compressor.finish()
-            gzip = output
-        } catch {
-            throw .data("gzip failed for bundle \"\(spec.id)\": \(error)", location: spec.location)
-        }
+        let files = try BundleFiles.write(writer, into: scratchDirectory, name: spec.id, gzipLevel: gzipLevel)
         let names = spec.queries.map(\.name).sorted { UTF8Order.compare($0, $1) == .less }
-        return BuiltBundle(id: spec.id, encoded: encoded, gzip: gzip, sha256: sha256, namedQueries: names)
+        return BuiltBundle(id: spec.id, files: files, namedQueries: names)
     }
 }

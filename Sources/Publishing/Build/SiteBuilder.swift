@@ -46,12 +46,21 @@ public struct SiteBuilder: Sendable {
         let resolved = try inputs.resolve(config)
         let read = clock.now
 
+        let scratch: String
+        do throws(PublishError) {
+            scratch = try publisher.makeScratchDirectory(dryRun: dryRun)
+        } catch {
+            throw .publish(error)
+        }
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
         var built: [BuiltBundle] = []
         for (index, spec) in resolved.bundles.enumerated() {
             progress(.buildingBundle(id: spec.id, index: index, count: resolved.bundles.count))
-            built.append(try BuiltBundle.build(spec, store: inputs.store, snapshotTime: inputs.snapshotTime, gzipLevel: config.gzipLevel, audience: config.clients.bundleAudience))
+            built.append(try BuiltBundle.build(
+                spec, store: inputs.store, snapshotTime: inputs.snapshotTime, gzipLevel: config.gzipLevel,
+                audience: config.clients.bundleAudience, scratchDirectory: scratch))
         }
-        let violations = config.budgets.violations(of: resolved.bundles, sizes: built.map(\.encoded.byteCount))
+        let violations = config.budgets.violations(of: resolved.bundles, sizes: built.map(\.byteCount))
         if config.budgets.mode == .fail, !violations.isEmpty { throw .budgetExceeded(violations) }
         warnings += violations.map(\.description)
         let bundlesBuilt = clock.now
@@ -63,16 +72,11 @@ public struct SiteBuilder: Sendable {
             bundles: zip(resolved.bundles, built).map { spec, bundle in
                 Manifest.Entry(
                     id: bundle.id, url: "bundles/\(bundle.fileName)", gzipURL: "bundles/\(bundle.gzipFileName)",
-                    sha256: bundle.sha256, bytes: bundle.encoded.byteCount, gzipBytes: bundle.gzip.count,
-                    documents: Int(bundle.encoded.metadata.totalDocuments), namedQueries: bundle.namedQueries, fanOut: spec.fanOut)
+                    sha256: bundle.sha256, bytes: bundle.byteCount, gzipBytes: bundle.gzipByteCount,
+                    documents: bundle.documentCount, namedQueries: bundle.namedQueries, fanOut: spec.fanOut)
             })
         let manifestData = manifest.encoded()
-        let files = built.flatMap { bundle in
-            [
-                SitePublisher.File(name: bundle.fileName, chunks: [bundle.encoded.metadataElement] + bundle.encoded.body),
-                SitePublisher.File(name: bundle.gzipFileName, chunks: [bundle.gzip]),
-            ]
-        }
+        let files = built.flatMap(\.siteFiles)
         let (previous, problem) = publisher.publishedManifest()
         warnings += problem.map { [$0] } ?? []
         let outcome: SitePublisher.Outcome
@@ -98,8 +102,8 @@ public struct SiteBuilder: Sendable {
             inputDocuments: inputs.store.count,
             bundles: zip(resolved.bundles, built).map { spec, bundle in
                 BuildReport.Bundle(
-                    id: bundle.id, file: bundle.fileName, documents: Int(bundle.encoded.metadata.totalDocuments),
-                    namedQueries: bundle.namedQueries, bytes: bundle.encoded.byteCount, gzipBytes: bundle.gzip.count,
+                    id: bundle.id, file: bundle.fileName, documents: bundle.documentCount,
+                    namedQueries: bundle.namedQueries, bytes: bundle.byteCount, gzipBytes: bundle.gzipByteCount,
                     status: previousHashes[bundle.id].map { $0 == bundle.sha256 ? .unchanged : .changed } ?? .new,
                     maxBytes: config.budgets.limit(for: spec)?.bytes)
             },

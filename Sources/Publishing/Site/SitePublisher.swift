@@ -15,16 +15,26 @@ import Foundation
 public struct SitePublisher: Sendable {
     /// A file to publish under `bundles/`.
     public struct File: Sendable {
-        public var name: String
-        /// The content as consecutive chunks (so large bundles need not be concatenated).
-        public var chunks: [[UInt8]]
-
-        public init(name: String, chunks: [[UInt8]]) {
-            self.name = name
-            self.chunks = chunks
+        /// Where a file's bytes are.
+        public enum Content: Sendable {
+            /// In memory, as consecutive chunks (so they need not be concatenated).
+            case chunks([[UInt8]])
+            /// In a file already written and flushed in a scratch directory on the output's file
+            /// system (``SitePublisher/makeScratchDirectory()``), moved into place when published.
+            case scratchFile(path: String, size: Int)
         }
 
-        var size: Int { chunks.reduce(0) { $0 + $1.count } }
+        public var name: String
+        public var content: Content
+
+        public init(name: String, content: Content) {
+            self.name = name
+            self.content = content
+        }
+
+        public init(name: String, chunks: [[UInt8]]) {
+            self.init(name: name, content: .chunks(chunks))
+        }
     }
 
     /// What a publish changed.
@@ -48,6 +58,29 @@ public struct SitePublisher: Sendable {
     /// Staging directories are `bundles/.staging-<pid>-<random>`.
     static let stagingPrefix = ".staging-"
 
+    /// Creates a directory for a build to write large files into before ``publish(files:manifest:checkpoint:)``
+    /// moves them into place: a staging directory in the output directory (so the move is a
+    /// rename on one file system, `bundles/` stays untouched until the publish, and a killed
+    /// build's leftovers are removed by the next build), or, for a dry run, which must not touch
+    /// the output, a directory in the system's temporary folder. The caller removes it.
+    public func makeScratchDirectory(dryRun: Bool) throws(PublishError) -> String {
+        let parent = dryRun ? FileManager.default.temporaryDirectory.path : outputDirectory
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw PublishError(path: parent, message: "cannot create the output directory: \(error.localizedDescription)")
+        }
+        return try Self.makeStagingDirectory(in: parent)
+    }
+
+    private static func makeStagingDirectory(in parent: String) throws(PublishError) -> String {
+        let path = (parent as NSString).appendingPathComponent("\(stagingPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        guard mkdir(path, 0o755) == 0 else {
+            throw PublishError(path: path, message: "cannot create a staging directory: \(String(cString: strerror(errno)))")
+        }
+        return path
+    }
+
     /// Publishes `files` and then `manifest`: every new or changed file is written and flushed in
     /// a staging directory, then all are renamed into `bundles/`, then the manifest is staged
     /// and renamed over the old one. Files already present with the same bytes are not touched.
@@ -60,15 +93,16 @@ public struct SitePublisher: Sendable {
             throw PublishError(path: bundles, message: "cannot create the output directory: \(error.localizedDescription)")
         }
         let outcome = changes(files: files, manifest: manifest)
-        let staging = (bundles as NSString).appendingPathComponent("\(Self.stagingPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        guard mkdir(staging, 0o755) == 0 else {
-            throw PublishError(path: staging, message: "cannot create a staging directory: \(String(cString: strerror(errno)))")
-        }
+        let staging = try Self.makeStagingDirectory(in: bundles)
         defer { try? FileManager.default.removeItem(atPath: staging) }
 
         let written = Set(outcome.written)
         for file in files where written.contains(file.name) {
-            try Self.writeDurably(path: (staging as NSString).appendingPathComponent(file.name), chunks: file.chunks)
+            let staged = (staging as NSString).appendingPathComponent(file.name)
+            switch file.content {
+            case .chunks(let chunks): try Self.writeDurably(path: staged, chunks: chunks)
+            case .scratchFile(let path, _): try Self.rename(path, to: staged)
+            }
         }
         checkpoint(.staged)
         for name in outcome.written {
@@ -92,13 +126,13 @@ public struct SitePublisher: Sendable {
         var outcome = Outcome(written: [], unchanged: [], manifestChanged: false)
         for file in files {
             let target = (bundlesDirectory as NSString).appendingPathComponent(file.name)
-            if Self.hasContent(path: target, chunks: file.chunks, size: file.size) {
+            if Self.hasContent(path: target, file.content) {
                 outcome.unchanged.append(file.name)
             } else {
                 outcome.written.append(file.name)
             }
         }
-        outcome.manifestChanged = !Self.hasContent(path: manifestPath, chunks: [Array(manifest)], size: manifest.count)
+        outcome.manifestChanged = !Self.hasContent(path: manifestPath, .chunks([Array(manifest)]))
         return outcome
     }
 
@@ -112,26 +146,52 @@ public struct SitePublisher: Sendable {
         }
     }
 
-    /// Removes the staging directories of builds that were killed, and returns their names.
-    /// Only a caller holding the output's ``BuildLock`` may call this: no other build runs then.
+    /// Removes the staging directories (in `bundles/`) and scratch directories (in the output
+    /// directory) of builds that were killed, and returns their names. Only a caller holding the
+    /// output's ``BuildLock`` may call this: no other build runs then.
     public func removeLeftoverStaging() -> [String] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: bundlesDirectory)) ?? []
-        return entries.filter { name in
-            name.hasPrefix(Self.stagingPrefix)
-                && (try? FileManager.default.removeItem(atPath: (bundlesDirectory as NSString).appendingPathComponent(name))) != nil
+        [bundlesDirectory, outputDirectory].flatMap { directory in
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            return entries.filter { name in
+                name.hasPrefix(Self.stagingPrefix)
+                    && (try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(name))) != nil
+            }
         }.sorted()
     }
 
-    /// True when `path` is a regular file holding exactly these bytes.
-    static func hasContent(path: String, chunks: [[UInt8]], size: Int) -> Bool {
+    /// True when `path` is a regular file holding exactly `content`.
+    static func hasContent(path: String, _ content: File.Content) -> Bool {
+        switch content {
+        case .chunks(let chunks):
+            return hasContent(path: path, size: chunks.reduce(0) { $0 + $1.count }) { handle in
+                chunks.allSatisfy { chunk in (try? handle.read(upToCount: chunk.count)).map { $0.elementsEqual(chunk) } ?? false }
+            }
+        case .scratchFile(let scratch, let size):
+            guard let other = FileHandle(forReadingAtPath: scratch) else { return false }
+            defer { try? other.close() }
+            return hasContent(path: path, size: size) { handle in
+                do {
+                    while true {
+                        // `nil` is the end of the file.
+                        let mine = try handle.read(upToCount: 1 << 20) ?? Data()
+                        let theirs = try other.read(upToCount: 1 << 20) ?? Data()
+                        guard mine == theirs else { return false }
+                        if mine.isEmpty { return true }
+                    }
+                } catch {
+                    return false
+                }
+            }
+        }
+    }
+
+    /// True when `path` is a regular file of `size` bytes for which `sameBytes` holds.
+    private static func hasContent(path: String, size: Int, _ sameBytes: (FileHandle) -> Bool) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else { return false }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        for chunk in chunks {
-            guard let data = try? handle.read(upToCount: chunk.count), data.elementsEqual(chunk) else { return false }
-        }
-        return true
+        return sameBytes(handle)
     }
 
     static func writeDurably(path: String, chunks: [[UInt8]]) throws(PublishError) {
