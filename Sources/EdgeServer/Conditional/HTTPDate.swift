@@ -46,6 +46,7 @@ public struct HTTPDate: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// The IMF-fixdate form.
     public var description: String { imfFixdate }
 
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: HTTPDate, rhs: HTTPDate) -> Bool {
         lhs.secondsSince1970 < rhs.secondsSince1970
     }
