@@ -64,5 +64,13 @@ let package = Package(
         .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PublishingTests", dependencies: ["Publishing"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Publishing"]),
+        .testTarget(
+            name: "EdgeServerTests",
+            dependencies: [
+                "EdgeServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
     ]
 )

@@ -1,0 +1,71 @@
+import HTTPTypes
+import NIOCore
+
+extension ServerResponse {
+    /// Header fields that describe the body of a 200 (RFC 9110 §8) and so must not appear on a
+    /// response without that body.
+    private static let representationFields: [HTTPField.Name] = [
+        .contentType, .contentEncoding, .contentLength, .contentLanguage, .contentRange, .contentDisposition,
+    ]
+
+    /// Header fields an error that replaces this 200 must not inherit: the body's fields, its
+    /// validators, and its freshness (a 412 or 416 with `max-age` would be stored by caches).
+    private static let representationAndCachingFields: [HTTPField.Name] =
+        representationFields + [.eTag, .lastModified, .cacheControl, .expires, .acceptRanges, .age]
+
+    /// This 200 as `304 Not Modified` (RFC 9110 §15.4.5): no body; keeps `ETag`, `Cache-Control`,
+    /// `Vary`, `Date`, `Expires`, `Content-Location` and the non-representation fields (CORS,
+    /// `X-Cache`, `Age`); drops the body's fields, and `Last-Modified` when an `ETag` is present.
+    func notModified() -> ServerResponse {
+        var fields = headerFields
+        for name in Self.representationFields {
+            fields[name] = nil
+        }
+        if fields[.eTag] != nil {
+            fields[.lastModified] = nil
+        }
+        return ServerResponse(status: .notModified, headerFields: fields)
+    }
+
+    /// This 200 as `206 Partial Content` with the bytes at `range` of its body.
+    func partialContent(_ range: Range<Int>) -> ServerResponse {
+        var slice = body
+        slice.moveReaderIndex(forwardBy: range.lowerBound)
+        slice.moveWriterIndex(to: slice.readerIndex + range.count)
+        var fields = headerFields
+        fields[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(body.readableBytes)"
+        fields[.contentLength] = String(range.count)
+        return ServerResponse(status: .partialContent, headerFields: fields, body: slice)
+    }
+
+    /// `416 Range Not Satisfiable` for this 200, with `Content-Range: bytes */<length>`.
+    func rangeNotSatisfiable(length: Int) -> ServerResponse {
+        var response = Self.plainText(
+            .rangeNotSatisfiable,
+            "416 Range Not Satisfiable: the representation is \(length) bytes long; request a range that starts below \(length).",
+            keeping: errorFields
+        )
+        response.headerFields[.contentRange] = "bytes */\(length)"
+        return response
+    }
+
+    /// `412 Precondition Failed` for this 200, naming the field that failed.
+    func preconditionFailed(_ field: HTTPField.Name) -> ServerResponse {
+        let current = headerFields[.eTag].map { "ETag \($0)" } ?? headerFields[.lastModified].map { "Last-Modified \($0)" }
+        return Self.plainText(
+            .preconditionFailed,
+            "412 Precondition Failed: \(field.rawName) does not hold for the current representation"
+                + (current.map { " (\($0))" } ?? "") + "; fetch it again without \(field.rawName).",
+            keeping: errorFields
+        )
+    }
+
+    /// The fields an error response replacing this 200 keeps (CORS, `Vary`, `X-Cache`, …).
+    private var errorFields: HTTPFields {
+        var fields = headerFields
+        for name in Self.representationAndCachingFields {
+            fields[name] = nil
+        }
+        return fields
+    }
+}
