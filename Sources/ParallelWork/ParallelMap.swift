@@ -9,7 +9,11 @@ public func parallelMap<T: Sendable>(count: Int, threads: Int, _ body: @Sendable
     let workers = max(1, min(threads, count))
     let slots = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
     slots.initialize(repeating: nil)
-    defer { slots.deallocate() }
+    defer {
+        // Release the slots' references (the returned array holds its own).
+        _ = slots.deinitialize()
+        slots.deallocate()
+    }
     let shared = SharedSlots(slots: slots)
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
         for index in stride(from: worker, to: count, by: workers) {
