@@ -12,8 +12,7 @@ public struct SiteBuilder: Sendable {
 
     public init(config: PipelineConfig, outputDirectory: String? = nil) {
         self.config = config
-        self.outputDirectory = outputDirectory
-            ?? (config.output.hasPrefix("/") || config.baseDirectory == "." ? config.output : (config.baseDirectory as NSString).appendingPathComponent(config.output))
+        self.outputDirectory = outputDirectory ?? config.outputDirectory
     }
 
     /// Runs the build. On any error nothing is published and the previous site stays as it was.

@@ -8,6 +8,7 @@ import Yams
 extension PipelineConfig {
     static let topLevelKeys = [
         "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
+        "headers", "cors",
     ]
 
     /// Reads and validates `pipeline.yml`. Every problem is a ``ConfigError`` naming the line.
@@ -107,9 +108,11 @@ extension PipelineConfig {
         }
         if bundles.isEmpty { throw bundlesNode.error("bundles must define at least one bundle") }
 
-        return PipelineConfig(
+        var config = PipelineConfig(
             file: file, baseDirectory: baseDirectory, database: database, snapshotTime: snapshotTime, output: output,
             gzipLevel: gzipLevel, clients: clients, duplicates: duplicates, inputs: inputs, bundles: bundles, source: text)
+        config.headerPolicy = try HeaderPolicyParser.parse(headers: top["headers"], cors: top["cors"])
+        return config
     }
 
     private static func validateDatabaseSegment(_ value: String, kind: String, node: ConfigNode) throws(ConfigError) {
