@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "ExportReaderTests", dependencies: ["ExportReader"], resources: [.copy("Fixtures")]),
         .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PublishingTests", dependencies: ["Publishing", "SitePolicy"]),
+        .testTarget(name: "PublishingTests", dependencies: ["Publishing", "SitePolicy"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SitePolicyTests", dependencies: ["SitePolicy"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Publishing"]),
     ]
