@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "QueryEngine", targets: ["QueryEngine"]),
         .library(name: "BundleFormat", targets: ["BundleFormat"]),
         .library(name: "Publishing", targets: ["Publishing"]),
+        .library(name: "SitePolicy", targets: ["SitePolicy"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -31,10 +32,11 @@ let package = Package(
         .target(name: "ExportReader", dependencies: ["FirestoreModel", "JSONCore", "ParallelWork"]),
         .target(name: "QueryEngine", dependencies: ["FirestoreModel", "JSONCore"]),
         .target(name: "BundleFormat", dependencies: ["FirestoreModel", "JSONCore", "CZlib", "ParallelWork"]),
+        .target(name: "SitePolicy"),
         .target(
             name: "Publishing",
             dependencies: [
-                "FirestoreModel", "JSONCore", "ExportReader", "QueryEngine", "BundleFormat",
+                "FirestoreModel", "JSONCore", "ExportReader", "QueryEngine", "BundleFormat", "SitePolicy",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -53,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "bundlepress",
             dependencies: [
-                "Publishing", "BundleFormat", "QueryEngine", "FirestoreModel", "ExportReader",
+                "Publishing", "BundleFormat", "QueryEngine", "FirestoreModel", "ExportReader", "SitePolicy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -63,7 +65,8 @@ let package = Package(
         .testTarget(name: "ExportReaderTests", dependencies: ["ExportReader"], resources: [.copy("Fixtures")]),
         .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PublishingTests", dependencies: ["Publishing"]),
+        .testTarget(name: "PublishingTests", dependencies: ["Publishing", "SitePolicy"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SitePolicyTests", dependencies: ["SitePolicy"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Publishing"]),
         .testTarget(
             name: "EdgeServerTests",

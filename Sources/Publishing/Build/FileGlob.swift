@@ -1,34 +1,32 @@
 import Foundation
+import SitePolicy
 
 /// Expands `inputs:` patterns: `*`, `?` and `[…]` within a path segment (fnmatch rules, so they
-/// never cross '/'), and `**` for any number of directories. Results are sorted by path
-/// (byte order) so builds read files in a deterministic order.
+/// never cross '/'), and `**` for any number of directories: the ``GlobSegment`` matcher the
+/// header policy uses too. Results are sorted by path (byte order) so builds read files in a
+/// deterministic order.
 struct FileGlob {
     let pattern: String
 
     /// Matching regular files, relative patterns resolved against `base`.
     func expand(relativeTo base: String) throws -> [String] {
         let absolute = pattern.hasPrefix("/") ? pattern : (base as NSString).appendingPathComponent(pattern)
-        let segments = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        guard let firstWildcard = segments.firstIndex(where: Self.hasWildcard) else {
+        let segments = absolute.split(separator: "/", omittingEmptySubsequences: true).map { GlobSegment($0) }
+        guard let firstWildcard = segments.firstIndex(where: { !$0.isLiteral }) else {
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) && !isDirectory.boolValue ? [absolute] : []
         }
-        let root = (absolute.hasPrefix("/") ? "/" : "") + segments[..<firstWildcard].joined(separator: "/")
+        let root = (absolute.hasPrefix("/") ? "/" : "") + segments[..<firstWildcard].map(\.text).joined(separator: "/")
         var matches: [String] = []
         try walk(directory: root.isEmpty ? "." : root, remaining: Array(segments[firstWildcard...]), into: &matches)
         return Array(Set(matches)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    static func hasWildcard(_ segment: String) -> Bool {
-        segment.contains { $0 == "*" || $0 == "?" || $0 == "[" }
-    }
-
-    private func walk(directory: String, remaining: [String], into matches: inout [String]) throws {
+    private func walk(directory: String, remaining: [GlobSegment], into matches: inout [String]) throws {
         guard let segment = remaining.first else { return }
         let rest = Array(remaining.dropFirst())
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        if segment == "**" {
+        if segment == .anyDepth {
             // Zero directories…
             try walk(directory: directory, remaining: rest, into: &matches)
             // …or one more, keeping the `**`.
@@ -37,7 +35,7 @@ struct FileGlob {
             }
             return
         }
-        for entry in entries where fnmatch(segment, entry, FNM_PERIOD) == 0 {
+        for entry in entries where segment.matches(entry) {
             let path = join(directory, entry)
             if rest.isEmpty {
                 if !isDirectory(path) { matches.append(path) }

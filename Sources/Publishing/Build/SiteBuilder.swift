@@ -13,8 +13,7 @@ public struct SiteBuilder: Sendable {
 
     public init(config: PipelineConfig, outputDirectory: String? = nil) {
         self.config = config
-        self.outputDirectory = outputDirectory
-            ?? (config.output.hasPrefix("/") || config.baseDirectory == "." ? config.output : (config.baseDirectory as NSString).appendingPathComponent(config.output))
+        self.outputDirectory = outputDirectory ?? config.outputDirectory
     }
 
     /// Runs the build. On any error nothing is published and the previous site stays as it was.
@@ -79,12 +78,17 @@ public struct SiteBuilder: Sendable {
         let files = built.flatMap(\.siteFiles)
         let (previous, problem) = publisher.publishedManifest()
         warnings += problem.map { [$0] } ?? []
+        // The same header policy, for production hosts. Warnings about the built-in rules are left
+        // out: they concern names bundlepress never writes (README, "Deploying").
+        let hosting = HostingFiles(policy: config.headerPolicy, publicDirectory: config.output)
+        warnings += hosting.warnings.filter { !($0.rule?.hasPrefix("built-in ") ?? false) }.map(\.description)
         let outcome: SitePublisher.Outcome
         if dryRun {
             outcome = publisher.changes(files: files, manifest: manifestData)
         } else {
             do throws(PublishError) {
                 try SiteAssets.installMissing(in: outputDirectory)
+                _ = try hosting.write(into: outputDirectory)
                 outcome = try publisher.publish(files: files, manifest: manifestData) { progress(.checkpoint($0)) }
             } catch {
                 throw .publish(error)

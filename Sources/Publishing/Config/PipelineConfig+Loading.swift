@@ -9,6 +9,7 @@ extension PipelineConfig {
     static let topLevelKeys = [
         "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
         "retention", "budgets",
+        "headers", "cors",
     ]
 
     /// The keys of a `bundles:` item.
@@ -126,6 +127,7 @@ extension PipelineConfig {
         config.fanOuts = fanOuts
         config.retention = retention
         config.budgets = budgets
+        config.headerPolicy = try HeaderPolicyParser.parse(headers: top["headers"], cors: top["cors"])
         return config
     }
 

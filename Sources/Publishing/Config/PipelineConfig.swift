@@ -1,8 +1,10 @@
 import BundleFormat
 import ExportReader
 import FirestoreModel
+import Foundation
 import JSONCore
 import QueryEngine
+import SitePolicy
 
 /// A validated `pipeline.yml`: where the exports are, which bundles to build from them, and
 /// where to publish. Built once by ``PipelineConfig/load(file:)``, then passed down unchanged.
@@ -34,9 +36,16 @@ public struct PipelineConfig: Sendable {
     public var retention = RetentionPolicy.default
     /// Bundle size limits (`budgets:`).
     public var budgets = SizeBudget()
+    /// The response headers the site is served with (`headers:` and `cors:` over the defaults).
+    public var headerPolicy: HeaderPolicy = .default
     /// The YAML text, kept to resolve queries again once the snapshot time and the documents
     /// are known (relative times, cursors at a document).
     var source: String
+
+    /// The site directory: ``output`` resolved against ``baseDirectory``.
+    public var outputDirectory: String {
+        output.hasPrefix("/") || baseDirectory == "." ? output : (baseDirectory as NSString).appendingPathComponent(output)
+    }
 
     init(
         file: String, baseDirectory: String, database: DatabaseID, snapshotTime: Timestamp?, output: String,

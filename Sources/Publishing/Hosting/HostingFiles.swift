@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import SitePolicy
+
+/// The files that make production hosts send the headers `bundlepress serve` sends, rendered
+/// from the same ``SitePolicy/HeaderPolicy``:
+///
+/// | file (in the output directory) | read by |
+/// |---|---|
+/// | `_headers` | Netlify, Cloudflare Pages (it must sit at the publish root) |
+/// | `.bundlepress-hosting/firebase-hosting.json` | Firebase Hosting: merged into the project's `firebase.json` |
+/// | `.bundlepress-hosting/nginx.conf` | nginx: included in the site's `server { }` |
+///
+/// The last two are configuration, not content: the dot directory keeps them out of Firebase
+/// deploys (`**/.*` is ignored) and the nginx snippet answers 404 for dot paths. Where a host
+/// cannot express a rule exactly, ``warnings`` says which rule, on which host, and how.
+public struct HostingFiles: Sendable {
+    /// One generated file.
+    public struct File: Sendable, Equatable {
+        /// The path relative to the output directory, `/`-separated.
+        public var path: String
+        /// The file's bytes (UTF-8 text).
+        public var bytes: [UInt8]
+    }
+
+    /// The files, in the order of the table above.
+    public let files: [File]
+    /// Where a host will differ from the policy, in file order.
+    public let warnings: [HostingWarning]
+
+    /// Renders the files for `policy`.
+    ///
+    /// - Parameter publicDirectory: the site directory as `firebase.json` names it (its
+    ///   `hosting.public`), relative to the Firebase project directory; usually pipeline.yml's
+    ///   `output:` when `firebase.json` sits beside pipeline.yml.
+    public init(policy: HeaderPolicy, publicDirectory: String) {
+        let plan = HeaderPlan(policy)
+        let headers = NetlifyHeadersFile(plan: plan)
+        let firebase = FirebaseHostingFragment(plan: plan, publicDirectory: publicDirectory)
+        let nginx = NginxLocationSnippet(plan: plan)
+        files = [
+            File(path: NetlifyHeadersFile.path, bytes: Array(headers.text.utf8)),
+            File(path: FirebaseHostingFragment.path, bytes: firebase.bytes),
+            File(path: NginxLocationSnippet.path, bytes: Array(nginx.text.utf8)),
+        ]
+        warnings = headers.warnings + firebase.warnings + nginx.warnings
+    }
+
+    /// Writes every file whose bytes differ from what `outputDirectory` holds, each one whole or
+    /// not at all (written and flushed beside its place, then renamed over it), and returns the
+    /// paths written. Files already up to date keep their modification time.
+    @discardableResult
+    public func write(into outputDirectory: String) throws(PublishError) -> [String] {
+        var written: [String] = []
+        for file in files {
+            let target = (outputDirectory as NSString).appendingPathComponent(file.path)
+            let directory = (target as NSString).deletingLastPathComponent
+            guard FileManager.default.contents(atPath: target).map(Array.init) != file.bytes else { continue }
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw PublishError(path: directory, message: "cannot create the directory: \(error.localizedDescription)")
+            }
+            let staged = (directory as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).\(getpid()).tmp")
+            do throws(PublishError) {
+                try SitePublisher.writeDurably(path: staged, chunks: [file.bytes])
+                try SitePublisher.rename(staged, to: target)
+                try SitePublisher.syncDirectory(directory)
+            } catch {
+                unlink(staged)
+                throw error
+            }
+            written.append(file.path)
+        }
+        return written
+    }
+}

@@ -1,0 +1,55 @@
+extension HeaderPolicy {
+    /// The directory bundles and the manifest are published in, as a site path.
+    public static let bundlesDirectory = "/bundles"
+    /// Everything in and below ``bundlesDirectory``.
+    public static let bundlesDirectoryPattern = pattern("/bundles/**")
+
+    /// A content-hashed bundle: a file directly in ``bundlesDirectory`` named
+    /// `<id>.<16 lowercase hex digits>.bundle`, where `<id>` is at least one character and the
+    /// digits are the start of the SHA-256 of the file's bytes. Only such names may be cached
+    /// forever: new content always gets a new name.
+    public static let contentHashedBundlePattern = pattern(
+        "/bundles/?*." + String(repeating: "[0-9a-f]", count: 16) + ".bundle")
+    /// The manifest, whose URL never changes.
+    public static let manifestPattern = pattern("/bundles/manifest.json")
+
+    /// For content-hashed bundles: a year, never revalidated (RFC 8246).
+    public static let immutableCacheControl = "public, max-age=31536000, immutable"
+    /// For the manifest and anything else with a stable URL under the bundles directory:
+    /// browsers reuse it for a minute, shared caches for five.
+    public static let manifestCacheControl = "public, max-age=60, s-maxage=300"
+    /// For HTML pages: always revalidated (cheap with the ETag), so a deploy shows at once.
+    public static let htmlCacheControl = "public, max-age=0, must-revalidate"
+    /// For every other file: five minutes.
+    public static let otherCacheControl = "public, max-age=300"
+
+    /// The built-in rules, tried after the site's own:
+    ///
+    /// | pattern | Cache-Control |
+    /// |---|---|
+    /// | content-hashed bundles (``contentHashedBundlePattern``) | ``immutableCacheControl`` |
+    /// | `/bundles/manifest.json` | ``manifestCacheControl`` |
+    /// | `/bundles/*.bundle` (a bundle name without a hash) | ``manifestCacheControl`` |
+    /// | `*.html` | ``htmlCacheControl`` |
+    /// | `/**` | ``otherCacheControl`` |
+    public static let defaultRules: [HeaderRule] = [
+        cacheControl(contentHashedBundlePattern, immutableCacheControl),
+        cacheControl(manifestPattern, manifestCacheControl),
+        cacheControl(pattern("/bundles/*.bundle"), manifestCacheControl),
+        cacheControl(pattern("*.html"), htmlCacheControl),
+        cacheControl(pattern("/**"), otherCacheControl),
+    ]
+
+    private static func cacheControl(_ pattern: PathPattern, _ value: String) -> HeaderRule {
+        HeaderRule(pattern: pattern, fields: [HeaderField(name: "Cache-Control", value: value)])
+    }
+
+    /// A built-in pattern; these are literals known to be valid.
+    private static func pattern(_ text: String) -> PathPattern {
+        do {
+            return try PathPattern(text)
+        } catch {
+            preconditionFailure("built-in pattern \(text): \(error)")
+        }
+    }
+}

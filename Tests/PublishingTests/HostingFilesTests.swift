@@ -1,0 +1,251 @@
+import Foundation
+import SitePolicy
+import Testing
+@testable import Publishing
+
+/// The production header files: each host, reading its file the way its own code does (see
+/// `HostEvaluators/`), sends for every path the fields `bundlepress serve` sends, or the build
+/// warned about that rule on that host.
+@Suite struct HostingFilesTests {
+    /// A site's own rules over the defaults, and CORS for another origin on two patterns.
+    static let policy: HeaderPolicy = {
+        do {
+            return try parseConfig("""
+                project: demo
+                inputs: [data.ndjson]
+                bundles:
+                  - id: b
+                    documents: [c/a]
+                headers:
+                  - source: /bundles/manifest.json
+                    headers: { Cache-Control: "public, max-age=30, s-maxage=120" }
+                  - source: "/assets/**"
+                    headers: { Cache-Control: "public, max-age=86400", X-Robots-Tag: noindex }
+                cors:
+                  allow_origin: "https://app.example.com"
+                  paths: ["/bundles/**", "/data/**/*.json"]
+
+                """).headerPolicy
+        } catch {
+            preconditionFailure("the test config does not parse: \(error)")
+        }
+    }()
+
+    static let hashedBundle = "/bundles/front-page.439cfd870e789558.bundle"
+    /// One path per kind of file a site holds, and one per rule and CORS pattern.
+    static let paths = [
+        hashedBundle, hashedBundle + ".gz", "/bundles/manifest.json", "/bundles/notes.html",
+        "/index.html", "/docs/guide.html", "/explorer.js", "/explorer.css", "/bundlepress.js",
+        "/assets/logo.svg", "/assets/fonts/serif.woff2", "/data/2026/scores.json", "/data/readme.txt", "/robots.txt",
+    ]
+
+    enum Host: String, CaseIterable, CustomStringConvertible {
+        case netlify, cloudflarePages, firebaseHosting, nginx
+
+        var provider: HostingProvider { HostingProvider(rawValue: rawValue) ?? .nginx }
+        var description: String { rawValue }
+
+        func evaluator(_ files: HostingFiles) throws -> any HostEvaluator {
+            let file = try #require(files.files.first { $0.path == fileName })
+            let text = String(decoding: file.bytes, as: UTF8.self)
+            switch self {
+            case .netlify: return NetlifyEvaluator(text)
+            case .cloudflarePages: return CloudflarePagesEvaluator(text)
+            case .firebaseHosting: return try FirebaseHostingEvaluator(file.bytes)
+            case .nginx: return try NginxEvaluator(text)
+            }
+        }
+
+        var fileName: String {
+            switch self {
+            case .netlify, .cloudflarePages: return "_headers"
+            case .firebaseHosting: return ".bundlepress-hosting/firebase-hosting.json"
+            case .nginx: return ".bundlepress-hosting/nginx.conf"
+            }
+        }
+
+        /// Hosts that can be told not to serve the `.gz` sidecars (the others are deployed without them).
+        var hidesSidecars: Bool { self == .firebaseHosting || self == .nginx }
+    }
+
+    @Test(arguments: Host.allCases)
+    func everyHostSendsTheServersCacheControlAndCORS(host: Host) throws {
+        let files = HostingFiles(policy: Self.policy, publicDirectory: "site")
+        let evaluator = try host.evaluator(files)
+        for path in Self.paths {
+            let response = evaluator.response(forPath: path)
+            if host.hidesSidecars, path.hasSuffix(".gz") {
+                #expect(response == .notServed, "\(host) \(path)")
+                continue
+            }
+            let expected = HostResponse.expected(Self.policy, path: path)
+            for name in ["cache-control", "access-control-allow-origin"] {
+                #expect(response[name] == expected[name], "\(host) \(path) \(name)")
+            }
+            #expect(response == expected, "\(host) \(path)")
+        }
+    }
+
+    @Test(arguments: Host.allCases)
+    func whereAHostDiffersTheBuildNamesTheRule(host: Host) throws {
+        let files = HostingFiles(policy: Self.policy, publicDirectory: "site")
+        let evaluator = try host.evaluator(files)
+        let warned = files.warnings.filter { $0.hosts.contains(host.provider) }
+        // Every path a rule decides, including names no bundlepress build writes.
+        let extraPaths = ["/bundles/front-page.bundle", "/bundles/old/front-page.439cfd870e789558.bundle", "/bundles/FRONT.439cfd870e789558.bundle"]
+        for path in Self.paths + extraPaths where !(host.hidesSidecars && path.hasSuffix(".gz")) {
+            let expected = HostResponse.expected(Self.policy, path: path)
+            guard evaluator.response(forPath: path) != expected else { continue }
+            // The rule that decides the path, or one tried before it that is written wider.
+            let rules = HeaderPlan(Self.policy).rules
+            let decider = try #require(rules.firstIndex { $0.pattern.matches(path) })
+            let explained = warned.contains { warning in
+                warning.rule == rules[decider].label
+                    || (rules[..<decider].contains { $0.label == warning.rule }
+                        && warning.message.contains("also matches paths the pattern does not"))
+            }
+            #expect(explained, "\(host) \(path): \(evaluator.response(forPath: path)) without a warning for \(rules[decider].label)")
+        }
+    }
+
+    @Test func theHeadersFileCannotTellAContentHashSoItSaysSo() throws {
+        let files = HostingFiles(policy: .default, publicDirectory: "site")
+        #expect(files.warnings.map(\.description) == [
+            "_headers (Netlify, Cloudflare Pages): built-in \"/bundles/*.bundle\": written as /bundles/*.bundle, the same path as built-in "
+                + "\"/bundles/<id>.<16 hex digits>.bundle\", which comes first; its paths get the fields of that rule instead",
+            "_headers (Netlify, Cloudflare Pages): built-in \"/bundles/<id>.<16 hex digits>.bundle\": written as /bundles/*.bundle, which also "
+                + "matches paths the pattern does not (a _headers path has no ? or […] and its * also matches /); those paths get these fields too",
+        ])
+        let alias = "/bundles/front-page.bundle"
+        for host in [Host.netlify, .cloudflarePages] {
+            #expect(try host.evaluator(files).response(forPath: alias)["cache-control"] == HeaderPolicy.immutableCacheControl)
+        }
+        for host in [Host.firebaseHosting, .nginx] {
+            #expect(try host.evaluator(files).response(forPath: alias)["cache-control"] == HeaderPolicy.manifestCacheControl)
+        }
+    }
+
+    @Test func aSiteRuleForAllBundlesLeavesNothingToApproximate() throws {
+        let rule = HeaderRule(pattern: try PathPattern("/bundles/**"), fields: [try HeaderField(validatingName: "Cache-Control", value: "no-cache")])
+        let policy = HeaderPolicy(rules: [rule], cors: .default)
+        let files = HostingFiles(policy: policy, publicDirectory: "site")
+        #expect(files.warnings == [])
+        #expect(HeaderPlan(policy).rules.map(\.label) == ["headers[0] \"/bundles/**\"", "built-in \"*.html\"", "built-in \"/**\""])
+        for host in Host.allCases {
+            for path in [Self.hashedBundle, "/bundles/front-page.bundle", "/bundles/manifest.json", "/bundles/a.html", "/index.html"] {
+                #expect(try host.evaluator(files).response(forPath: path) == HostResponse.expected(policy, path: path), "\(host) \(path)")
+            }
+        }
+    }
+
+    @Test(arguments: Host.allCases)
+    func configurationAndSidecarsAreNotServed(host: Host) throws {
+        let evaluator = try host.evaluator(HostingFiles(policy: .default, publicDirectory: "site"))
+        guard host.hidesSidecars else { return }
+        for path in ["/bundles/a.0123456789abcdef.bundle.gz", "/_headers", "/.bundlepress-hosting/nginx.conf", "/.bundlepress.lock"] {
+            #expect(evaluator.response(forPath: path) == .notServed, "\(host) \(path)")
+        }
+    }
+
+    @Test func nginxSendsTheContentTypesOfTheServer() throws {
+        let snippet = try #require(HostingFiles(policy: .default, publicDirectory: "site").files.last)
+        let nginx = try NginxEvaluator(String(decoding: snippet.bytes, as: UTF8.self))
+        #expect(nginx.types == ContentTypes.byExtension)
+        #expect(nginx.directives.contains { $0.words == ["default_type", ContentTypes.fallback] })
+    }
+
+    @Test func aRuleWithoutCacheControlGetsTheCatchAllsWhereHostsCannotRemoveIt() throws {
+        let rule = HeaderRule(pattern: try PathPattern("/private/**"), fields: [try HeaderField(validatingName: "X-Robots-Tag", value: "noindex")])
+        let policy = HeaderPolicy(rules: [rule], cors: .default)
+        let files = HostingFiles(policy: policy, publicDirectory: "site")
+        let leak = "headers[0] \"/private/**\": these hosts apply every matching rule and cannot remove a field, so paths this rule "
+            + "decides also get Cache-Control from built-in \"*.html\" (public, max-age=0, must-revalidate), built-in \"/**\" "
+            + "(public, max-age=300); set Cache-Control in this rule to replace it"
+        #expect(files.warnings.filter { $0.rule == "headers[0] \"/private/**\"" }.map(\.description) == [
+            "_headers (Netlify): \(leak)", ".bundlepress-hosting/firebase-hosting.json (Firebase Hosting): \(leak)",
+        ])
+        // Cloudflare Pages clears it with "! Cache-Control" and nginx uses one location: exact.
+        for host in [Host.cloudflarePages, .nginx] {
+            #expect(try host.evaluator(files).response(forPath: "/private/a.txt") == HostResponse.expected(policy, path: "/private/a.txt"))
+        }
+    }
+
+    @Test func rulesThatCannotMatchTheSamePathDoNotWarn() throws {
+        let policy = HeaderPolicy(
+            rules: [
+                HeaderRule(pattern: try PathPattern("/a/**"), fields: [try HeaderField(validatingName: "X-A", value: "1")]),
+                HeaderRule(pattern: try PathPattern("/b/**"), fields: [try HeaderField(validatingName: "X-B", value: "2")]),
+                HeaderRule(pattern: try PathPattern("*.json"), fields: [try HeaderField(validatingName: "X-C", value: "3")]),
+                HeaderRule(pattern: try PathPattern("*.html"), fields: [try HeaderField(validatingName: "X-D", value: "4")]),
+            ],
+            cors: nil)
+        let leaks = HeaderPlan(policy).leaks().flatMap { leak in leak.sources.map { "\(leak.rule.label) \(leak.fieldName) \($0.label)" } }
+        // /a/** and /b/** share no path; *.json and *.html neither; /a/x.json is in both /a/** and *.json.
+        #expect(!leaks.contains("headers[0] \"/a/**\" X-B headers[1] \"/b/**\""))
+        #expect(!leaks.contains("headers[2] \"*.json\" X-D headers[3] \"*.html\""))
+        #expect(leaks.contains("headers[0] \"/a/**\" X-C headers[2] \"*.json\""))
+    }
+
+    @Test func valuesNginxCannotSendAreLeftOutWithAWarning() throws {
+        let rule = HeaderRule(pattern: try PathPattern("/a/**"), fields: [
+            try HeaderField(validatingName: "Cache-Control", value: "no-cache"),
+            try HeaderField(validatingName: "X-Price", value: "$5"),
+            try HeaderField(validatingName: "X-Empty", value: ""),
+        ])
+        let files = HostingFiles(policy: HeaderPolicy(rules: [rule], cors: nil), publicDirectory: "site")
+        let nginx = try Host.nginx.evaluator(files).response(forPath: "/a/b")
+        #expect(nginx["cache-control"] == "no-cache" && nginx["x-price"] == nil && nginx["x-empty"] == nil)
+        #expect(files.warnings.filter { $0.hosts == [.nginx] }.map(\.message) == [
+            "X-Price is left out: nginx reads $ in add_header as a variable and has no escape for it",
+            "X-Empty is left out: nginx does not send a field with an empty value",
+        ])
+        #expect(files.warnings.contains { $0.file == "_headers" && $0.message.hasPrefix("X-Empty is left out") })
+        #expect(try Host.cloudflarePages.evaluator(files).response(forPath: "/a/b")["x-price"] == "$5")
+    }
+
+    @Test func writeReplacesOnlyWhatChanged() throws {
+        let site = try TemporaryDirectory()
+        defer { site.remove() }
+        let files = HostingFiles(policy: .default, publicDirectory: "site")
+        #expect(try files.write(into: site.path) == ["_headers", ".bundlepress-hosting/firebase-hosting.json", ".bundlepress-hosting/nginx.conf"])
+        #expect(try files.write(into: site.path) == [])
+        let changed = HostingFiles(policy: .default, publicDirectory: "public")
+        #expect(try changed.write(into: site.path) == [".bundlepress-hosting/firebase-hosting.json"])
+        let onDisk = try site.snapshot()
+        #expect(onDisk.keys.sorted() == changed.files.map(\.path).sorted())
+        for file in changed.files {
+            #expect(onDisk[file.path].map(Array.init) == file.bytes)
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "nginx is not installed"))
+    func nginxAcceptsTheSnippet() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let files = HostingFiles(policy: Self.policy, publicDirectory: "site")
+        try files.write(into: directory.file("site"))
+        let config = try directory.write("nginx.conf", """
+            pid \(directory.file("nginx.pid"));
+            error_log \(directory.file("error.log"));
+            events {}
+            http {
+                access_log off;
+                server {
+                    listen unix:\(directory.file("nginx.sock"));
+                    root \(directory.file("site"));
+                    include \(directory.file("site/.bundlepress-hosting/nginx.conf"));
+                }
+            }
+
+            """)
+        let nginx = Process()
+        nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        nginx.arguments = ["-t", "-q", "-p", directory.path, "-c", config]
+        let output = Pipe()
+        nginx.standardError = output
+        try nginx.run()
+        nginx.waitUntilExit()
+        let message = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(nginx.terminationStatus == 0, "\(message)")
+    }
+}
