@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "bundlepress",
             dependencies: [
-                "Publishing", "BundleFormat", "QueryEngine", "FirestoreModel", "ExportReader", "SitePolicy",
+                "Publishing", "BundleFormat", "QueryEngine", "FirestoreModel", "ExportReader", "SitePolicy", "EdgeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

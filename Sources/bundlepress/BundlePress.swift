@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct BundlePress: ParsableCommand {
+struct BundlePress: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bundlepress",
         abstract: "Publish Cloud Firestore data bundles as static files.",
@@ -11,10 +11,10 @@ struct BundlePress: ParsableCommand {
             site directory any CDN can serve.
 
             Exit status: 0 success · 1 verification found problems · 64 usage error · \
-            65 invalid input data · 66 input file missing · 74 I/O error while writing · \
-            78 configuration error.
+            65 invalid input data · 66 input file missing · 69 cannot listen (serve) · \
+            74 I/O error while writing · 78 configuration error.
             """,
         version: "0.1.0",
-        subcommands: [Build.self, Inspect.self, Verify.self, QueryCommand.self]
+        subcommands: [Build.self, Serve.self, Inspect.self, Verify.self, QueryCommand.self]
     )
 }
