@@ -2,8 +2,8 @@ import NIOConcurrencyHelpers
 
 /// Resources read from disk, by request path, so that hot requests neither read nor hash files.
 ///
-/// An entry is used only while ``SiteRoot/locate(_:)`` finds the same files with the same
-/// stamps. The cache holds at most `byteLimit` bytes of bodies; when a new entry would exceed
+/// An entry is used only while the files it was read from are unchanged (see
+/// ``ResourceLocation/isCurrent(sending:clientAcceptsGzip:)``). The cache holds at most `byteLimit` bytes of bodies; when a new entry would exceed
 /// it, the oldest entries are dropped. A single resource larger than the limit is not cached.
 final class ResourceCache: Sendable {
     private struct Entry {
@@ -24,12 +24,9 @@ final class ResourceCache: Sendable {
         self.byteLimit = byteLimit
     }
 
-    /// The resource cached for `path` if it was read from exactly the files of `location`.
-    func resource(for path: String, at location: ResourceLocation) -> CachedResource? {
-        state.withLockedValue { state in
-            guard let entry = state.entries[path], entry.resource.location == location else { return nil }
-            return entry.resource
-        }
+    /// The resource cached for the request path `path`, current or not.
+    func resource(for path: String) -> CachedResource? {
+        state.withLockedValue { $0.entries[path]?.resource }
     }
 
     /// Caches `resource` for `path`, replacing what was there and dropping the oldest entries

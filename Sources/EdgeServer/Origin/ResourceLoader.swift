@@ -18,17 +18,17 @@ struct ResourceLoader: Sendable {
         var location = location
         var identityBytes: ByteBuffer?
         var gzipBytes: ByteBuffer?
-        if let file = location.identityFile {
-            (identityBytes, location.identityFile) = try await read(file)
+        if location.identity != nil {
+            (identityBytes, location.identity) = try await read(location.path)
         }
-        if let file = location.gzipFile {
-            (gzipBytes, location.gzipFile) = try await read(file)
+        if location.gzip != nil {
+            (gzipBytes, location.gzip) = try await read(location.gzipPath)
         }
         let identity: ByteBuffer
         if let identityBytes {
             identity = identityBytes
         } else {
-            identity = try decompress(gzipBytes ?? ByteBuffer(), path: location.gzipFile?.path ?? location.sitePath)
+            identity = try decompress(gzipBytes ?? ByteBuffer(), path: location.gzipPath)
         }
         var hasher = SHA256()
         identity.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
@@ -37,13 +37,13 @@ struct ResourceLoader: Sendable {
         let base = baseFields(forSitePath: location.sitePath)
         var identityFields = base
         identityFields[.eTag] = "\"\(digest)\""
-        identityFields[.lastModified] = lastModified(location.identityFile ?? location.gzipFile)
+        identityFields[.lastModified] = lastModified(location.identity ?? location.gzip)
         var resource = CachedResource(location: location, identity: Representation(headerFields: identityFields, body: identity))
         if let gzipBytes {
             var gzipFields = base
             gzipFields[.contentEncoding] = "gzip"
             gzipFields[.eTag] = "\"\(digest)-gz\""
-            gzipFields[.lastModified] = lastModified(location.gzipFile)
+            gzipFields[.lastModified] = lastModified(location.gzip)
             resource.gzip = Representation(headerFields: gzipFields, body: gzipBytes)
         }
         return resource
@@ -63,25 +63,24 @@ struct ResourceLoader: Sendable {
         return fields
     }
 
-    private func lastModified(_ file: ResourceLocation.File?) -> String? {
-        file.map { HTTPDate.imfFixdate($0.stamp.modifiedSeconds) }
+    private func lastModified(_ stamp: FileStamp?) -> String? {
+        stamp.map { HTTPDate.imfFixdate($0.modifiedSeconds) }
     }
 
     /// Reads a whole file, returning its bytes and the stamp of the file actually opened.
-    private func read(_ file: ResourceLocation.File) async throws(ResourceLoadError) -> (ByteBuffer, ResourceLocation.File) {
+    private func read(_ path: String) async throws(ResourceLoadError) -> (ByteBuffer, FileStamp?) {
         let limit = maxFileBytes
         do {
-            return try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(file.path)) { handle in
-                let opened = try await handle.info().platformSpecificStatus.map(FileStamp.init) ?? file.stamp
-                let bytes = try await handle.readToEnd(maximumSizeAllowed: .bytes(Int64(limit)))
-                return (bytes, ResourceLocation.File(path: file.path, stamp: opened))
+            return try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(path)) { handle in
+                let opened = try await handle.info().platformSpecificStatus.map(FileStamp.init)
+                return (try await handle.readToEnd(maximumSizeAllowed: .bytes(Int64(limit))), opened)
             }
         } catch let error as FileSystemError where error.code == .notFound {
             throw .notFound
         } catch let error as FileSystemError where error.code == .resourceExhausted {
-            throw .unservable("\(file.path) is larger than the \(limit)-byte limit for one file")
+            throw .unservable("\(path) is larger than the \(limit)-byte limit for one file")
         } catch {
-            throw .unservable("cannot read \(file.path): \(error)")
+            throw .unservable("cannot read \(path): \(error)")
         }
     }
 

@@ -22,7 +22,7 @@ struct SiteRoot: Sendable {
     }
 
     /// Finds the files for a normalised request path (see ``ServerRequest/path``), or nil for a 404.
-    /// Costs two or three `stat` calls and no reads, so it runs on every request.
+    /// Costs two or three `stat` calls and no reads.
     func locate(_ requestPath: String) -> ResourceLocation? {
         let names = requestPath.split(separator: "/")
         guard !names.contains(where: { $0.hasPrefix(".") }), names.last?.hasSuffix(".gz") != true else { return nil }
@@ -34,19 +34,20 @@ struct SiteRoot: Sendable {
         } else if requestPath.hasSuffix("/") && requestPath != "/" {
             return nil
         }
-        let identityFile = identity.flatMap { $0.kind == .regular ? ResourceLocation.File(path: fileSystemPath(sitePath), stamp: $0) : nil }
-        let gzipPath = fileSystemPath(sitePath) + ".gz"
-        let gzipFile = FileStamp.of(path: gzipPath).flatMap { $0.kind == .regular ? ResourceLocation.File(path: gzipPath, stamp: $0) : nil }
-        guard identityFile != nil || gzipFile != nil else { return nil }
-        return ResourceLocation(sitePath: sitePath, identityFile: identityFile, gzipFile: gzipFile)
+        let path = fileSystemPath(sitePath)
+        let gzip = FileStamp.of(path: path + ".gz").flatMap { $0.kind == .regular ? $0 : nil }
+        let regularIdentity = identity.flatMap { $0.kind == .regular ? $0 : nil }
+        guard regularIdentity != nil || gzip != nil else { return nil }
+        return ResourceLocation(sitePath: sitePath, path: path, identity: regularIdentity, gzip: gzip)
     }
 
     /// Whether every file of `location` really is inside the site directory once symbolic links
     /// are resolved (a link to `/etc/hostname` is not).
     func contains(_ location: ResourceLocation) -> Bool {
         guard let root = Self.realPath(fileSystemPath("")) else { return false }
-        return [location.identityFile, location.gzipFile].compactMap { $0 }.allSatisfy { file in
-            guard let real = Self.realPath(file.path) else { return false }
+        let files = (location.identity == nil ? [] : [location.path]) + (location.gzip == nil ? [] : [location.gzipPath])
+        return files.allSatisfy { file in
+            guard let real = Self.realPath(file) else { return false }
             return real.hasPrefix(root == "/" ? "/" : root + "/")
         }
     }

@@ -3,10 +3,10 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NIOConcurrencyHelpers
+import NIOPosix
 
 /// The current time in the two formats the transport writes, formatted at most once a second
-/// however many requests share that second.
+/// per thread however many requests share that second, without a lock on the hot path.
 final class DateCache: Sendable {
     /// The current second as a `Date` value and as a Common Log Format timestamp.
     struct Stamp: Sendable {
@@ -21,14 +21,24 @@ final class DateCache: Sendable {
         }
     }
 
-    private let stamp = NIOLockedValueBox(Stamp(second: 0))
+    /// One thread's stamp. Only ever touched by the thread that owns it, hence unchecked.
+    private final class ThreadStamp: @unchecked Sendable {
+        var stamp = Stamp(second: 0)
+    }
+
+    private let stamps = ThreadSpecificVariable<ThreadStamp>()
 
     /// The stamp for the current second.
     func now() -> Stamp {
         let second = Int(time(nil))
-        return stamp.withLockedValue { cached in
-            if cached.second != second { cached = Stamp(second: second) }
-            return cached
+        let local: ThreadStamp
+        if let existing = stamps.currentValue {
+            local = existing
+        } else {
+            local = ThreadStamp()
+            stamps.currentValue = local
         }
+        if local.stamp.second != second { local.stamp = Stamp(second: second) }
+        return local.stamp
     }
 }

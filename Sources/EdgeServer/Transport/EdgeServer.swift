@@ -23,16 +23,19 @@ public final class EdgeServer: Sendable {
     private let configuration: ServerConfiguration
     private let responder: any Responder
     private let dates: DateCache
+    /// One executor per event loop, so each connection's task runs where its socket is served.
+    private let executors: [EventLoopTaskExecutor]
 
     private init(
         listener: NIOAsyncChannel<AcceptedConnection, Never>, quiescing: ServerQuiescingHelper, configuration: ServerConfiguration,
-        responder: any Responder, dates: DateCache
+        responder: any Responder, dates: DateCache, group: any EventLoopGroup
     ) {
         self.listener = listener
         self.quiescing = quiescing
         self.configuration = configuration
         self.responder = responder
         self.dates = dates
+        executors = group.makeIterator().map(EventLoopTaskExecutor.init)
         port = listener.channel.localAddress?.port ?? configuration.port
     }
 
@@ -64,7 +67,7 @@ public final class EdgeServer: Sendable {
         } catch {
             throw .cannotBind(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
-        return EdgeServer(listener: listener, quiescing: quiescing, configuration: configuration, responder: responder, dates: dates)
+        return EdgeServer(listener: listener, quiescing: quiescing, configuration: configuration, responder: responder, dates: dates, group: group)
     }
 
     /// Serves connections until ``shutdown()`` has closed the listener and every connection.
@@ -72,12 +75,14 @@ public final class EdgeServer: Sendable {
         let responder = responder
         let configuration = configuration
         let dates = dates
+        let executors = executors
         await withDiscardingTaskGroup { group in
             do {
                 try await listener.executeThenClose { connections in
                     for try await connection in connections {
                         guard case .serve(let channel) = connection else { continue }
-                        group.addTask {
+                        let executor = executors.first { $0.eventLoop === channel.channel.eventLoop }
+                        group.addTask(executorPreference: executor) {
                             await HTTPConnection(
                                 channel: channel, responder: responder, limits: configuration.limits, accessLog: configuration.accessLog, dates: dates
                             ).run()
@@ -110,10 +115,14 @@ public final class EdgeServer: Sendable {
         var decoderLimits = NIOHTTPDecoderLimitConfiguration()
         decoderLimits.maxHeaderFieldSize = limits.maxRequestHeadBytes
         decoderLimits.maxHeaderListSize = limits.maxRequestHeadBytes
+        // No pipelining assistance: it stops and restarts reading around every request (two
+        // epoll_ctl calls each); the connection's task answers pipelined requests in order anyway.
+        // No outbound header validation: every response field is an HTTPField, whose values
+        // cannot hold CR, LF or NUL.
         try pipeline.configureHTTPServerPipeline(
-            withErrorHandling: false, withEncoderConfiguration: .init(), withDecoderLimitConfiguration: decoderLimits)
-        try pipeline.addHandler(ProtocolErrorHandler(accessLog: configuration.accessLog, dates: dates, limits: limits))
-        try pipeline.addHandler(ConnectionTimeoutHandler(limits: limits))
+            withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
+            withEncoderConfiguration: .init(), withDecoderLimitConfiguration: decoderLimits)
+        try pipeline.addHandler(ConnectionLifecycleHandler(limits: limits, accessLog: configuration.accessLog, dates: dates))
         return .serve(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
     }
 }

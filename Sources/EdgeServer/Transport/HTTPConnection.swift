@@ -5,8 +5,7 @@ import NIOHTTP1
 /// One client connection: reads its requests in order, has the responder answer each, writes
 /// each response with one flush, logs it, and keeps the connection while both sides want to.
 ///
-/// Pipelined requests are answered one after the other (`HTTPServerPipelineHandler` holds the
-/// next request back until the previous response is written). `HEAD` gets the `GET` head
+/// Pipelined requests are answered one after the other, in order. `HEAD` gets the `GET` head
 /// without the body. A request the transport refuses (see ``ServerRequest/init(head:isFromLoopback:limits:)``)
 /// or whose body is over the limit is answered and the connection closed.
 struct HTTPConnection: Sendable {

@@ -13,6 +13,10 @@ struct RequestTarget: Sendable, Equatable {
     var query: String?
 
     init(parsing target: String) throws(RequestTargetError) {
+        if let plain = Self.plainOriginForm(target) {
+            self = plain
+            return
+        }
         var bytes = Array(target.utf8)
         if let schemeLength = Self.schemeLength(bytes) {
             let rest = bytes.dropFirst(schemeLength)
@@ -37,6 +41,30 @@ struct RequestTarget: Sendable, Equatable {
         }
         let trailingSlash = pathBytes.last == UInt8(ascii: "/") && !segments.isEmpty
         path = "/" + segments.joined(separator: "/") + (trailingSlash ? "/" : "")
+    }
+
+    /// The common case without a second pass or copies: an origin-form target whose path is
+    /// printable ASCII without `%`, `\`, `#`, `//` or `/.`, which decoding and normalising
+    /// would leave as it is. Nil for anything else.
+    private static func plainOriginForm(_ target: String) -> RequestTarget? {
+        var utf8 = target.utf8[...]
+        guard utf8.first == UInt8(ascii: "/") else { return nil }
+        var previous: UInt8 = 0
+        while let byte = utf8.first, byte != UInt8(ascii: "?") {
+            let unsafe = byte < 0x21 || byte > 0x7E || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "#")
+            let dotOrEmptySegment = previous == UInt8(ascii: "/") && (byte == UInt8(ascii: "/") || byte == UInt8(ascii: "."))
+            guard !unsafe, !dotOrEmptySegment else { return nil }
+            previous = byte
+            utf8 = utf8.dropFirst()
+        }
+        let query = utf8.isEmpty ? nil : Substring(utf8.dropFirst())
+        if let query, query.utf8.contains(UInt8(ascii: "#")) { return nil }
+        return RequestTarget(path: String(Substring(target.utf8[..<utf8.startIndex])), query: query.map(String.init))
+    }
+
+    private init(path: String, query: String?) {
+        self.path = path
+        self.query = query
     }
 
     /// The length of a leading `http://` or `https://` (any case), or nil when there is none.

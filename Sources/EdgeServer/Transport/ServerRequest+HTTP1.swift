@@ -6,7 +6,7 @@ extension ServerRequest {
     /// The request a decoded HTTP/1 head stands for, or the reason to refuse it: a target over
     /// `limits` (414) or invalid (400, see ``RequestTarget``), an invalid header name, or not
     /// exactly one `Host` in an HTTP/1.1 request (400, RFC 9112 §3.2). (The parser itself
-    /// refuses versions other than 1.0 and 1.1, see ``ProtocolErrorHandler``.)
+    /// refuses versions other than 1.0 and 1.1, see ``ConnectionLifecycleHandler``.)
     init(head: HTTPRequestHead, isFromLoopback: Bool, limits: ConnectionLimits) throws(RequestRejection) {
         guard head.uri.utf8.count <= limits.maxRequestTargetBytes else {
             throw RequestRejection(.init(code: 414, reasonPhrase: "URI Too Long"), "the request target is longer than \(limits.maxRequestTargetBytes) bytes")

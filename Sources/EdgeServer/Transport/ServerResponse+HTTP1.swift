@@ -12,16 +12,18 @@ extension ServerResponse {
     /// missing, and `Connection` when the connection closes after it (or stays open for an
     /// HTTP/1.0 client that asked for keep-alive).
     func http1Head(date: String, connection: ConnectionDisposition) -> HTTPResponseHead {
-        var fields = headerFields
-        if fields[.date] == nil { fields[.date] = date }
-        if allowsBody && fields[.contentLength] == nil { fields[.contentLength] = String(body.readableBytes) }
+        var headers = HTTPHeaders(headerFields)
+        if !headerFields.contains(where: { $0.name == .date }) { headers.add(name: "Date", value: date) }
+        if allowsBody && !headerFields.contains(where: { $0.name == .contentLength }) {
+            headers.add(name: "Content-Length", value: String(body.readableBytes))
+        }
         switch connection {
         case .keepAlive: break
-        case .keepAliveHTTP10: fields[.connection] = "keep-alive"
-        case .close: fields[.connection] = "close"
+        case .keepAliveHTTP10: headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+        case .close: headers.replaceOrAdd(name: "Connection", value: "close")
         }
         return HTTPResponseHead(
-            version: .http1_1, status: HTTPResponseStatus(statusCode: status.code, reasonPhrase: status.reasonPhrase), headers: HTTPHeaders(fields))
+            version: .http1_1, status: HTTPResponseStatus(statusCode: status.code, reasonPhrase: status.reasonPhrase), headers: headers)
     }
 }
 
