@@ -119,7 +119,14 @@ struct PathSafetyTests {
                 let second = try await connection.exchange("GET", "/bundles/manifest.json")
                 #expect(second.text == "{\"v\":2}")
                 #expect(second["ETag"] != first["ETag"])
+                // A .gz written later is offered to clients that take gzip, decompressing to the file.
+                #expect(try await connection.exchange("GET", "/bundles/manifest.json", ["Accept-Encoding: gzip"])["Content-Encoding"] == nil)
+                try site.writeGzip("bundles/manifest.json", Array("{\"v\":2}".utf8))
+                let gzip = try await connection.exchange("GET", "/bundles/manifest.json", ["Accept-Encoding: gzip"])
+                #expect(gzip["Content-Encoding"] == "gzip")
+                #expect(gzip["ETag"] == (second["ETag"].map { String($0.dropLast()) + "-gz\"" }))
                 try FileManager.default.removeItem(atPath: site.file("bundles/manifest.json"))
+                try FileManager.default.removeItem(atPath: site.file("bundles/manifest.json.gz"))
                 #expect(try await connection.exchange("GET", "/bundles/manifest.json").status == 404)
             }
         }
