@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "BundleFormat", targets: ["BundleFormat"]),
         .library(name: "Publishing", targets: ["Publishing"]),
         .library(name: "SitePolicy", targets: ["SitePolicy"]),
+        .library(name: "EdgeServer", targets: ["EdgeServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -48,14 +49,22 @@ let package = Package(
         .target(
             name: "EdgeServer",
             dependencies: [
+                "SitePolicy", "BundleFormat",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
             name: "bundlepress",
             dependencies: [
-                "Publishing", "BundleFormat", "QueryEngine", "FirestoreModel", "ExportReader", "SitePolicy",
+                "Publishing", "BundleFormat", "QueryEngine", "FirestoreModel", "ExportReader", "SitePolicy", "EdgeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,14 +76,17 @@ let package = Package(
         .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PublishingTests", dependencies: ["Publishing", "SitePolicy"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SitePolicyTests", dependencies: ["SitePolicy"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Publishing"]),
         .testTarget(
             name: "EdgeServerTests",
             dependencies: [
-                "EdgeServer",
+                "EdgeServer", "SitePolicy", "BundleFormat",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .testTarget(name: "EndToEndTests", dependencies: ["Publishing"]),
     ]
 )

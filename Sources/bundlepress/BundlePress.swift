@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct BundlePress: ParsableCommand {
+struct BundlePress: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bundlepress",
         abstract: "Publish Cloud Firestore data bundles as static files.",
@@ -12,10 +12,10 @@ struct BundlePress: ParsableCommand {
 
             Exit status: 0 success · 1 verification found problems · 3 a bundle is over its \
             size budget · 64 usage error · 65 invalid input data · 66 input file missing · \
-            74 I/O error while writing · 75 another build holds the output's lock · \
-            78 configuration error.
+            69 cannot listen (serve) · 74 I/O error while writing · 75 another build holds the \
+            output's lock · 78 configuration error.
             """,
         version: "0.1.0",
-        subcommands: [Build.self, Inspect.self, Verify.self, QueryCommand.self]
+        subcommands: [Build.self, Serve.self, Inspect.self, Verify.self, QueryCommand.self]
     )
 }

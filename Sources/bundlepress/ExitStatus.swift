@@ -13,6 +13,8 @@ enum ExitStatus {
     static let dataError = ExitCode(65)
     /// An input file or pattern matched nothing or could not be opened.
     static let noInput = ExitCode(66)
+    /// `serve` cannot listen on the address (port in use, no such local address).
+    static let unavailable = ExitCode(69)
     /// Writing the site failed (disk full, permissions).
     static let ioError = ExitCode(74)
     /// Another build holds the output's lock (EX_TEMPFAIL: try again later).

@@ -25,7 +25,7 @@ import Testing
         let fixture = await filledFixture()
         let response = await purge(fixture, query: query)
         #expect(response.status == .ok)
-        #expect(response.text == "purged 2 entries\n")
+        #expect(response.text == "200 OK: purged 2 entries\n")
         #expect(response.headerFields[.cacheControl] == "no-store")
         #expect(response.headerFields[.contentType] == "text/plain; charset=utf-8")
         #expect(await fixture.get().xCache == "MISS")
@@ -35,10 +35,10 @@ import Testing
 
     @Test func purgesEverythingWithoutAQuery() async {
         let fixture = await filledFixture()
-        #expect(await purge(fixture).text == "purged 3 entries\n")
+        #expect(await purge(fixture).text == "200 OK: purged 3 entries\n")
         #expect(await fixture.get(path: "/bundles/a.bundle").xCache == "MISS")
-        #expect(await purge(fixture, query: "path=/bundles/a.bundle").text == "purged 1 entry\n")
-        #expect(await purge(fixture).text == "purged 0 entries\n")
+        #expect(await purge(fixture, query: "path=/bundles/a.bundle").text == "200 OK: purged 1 entry\n")
+        #expect(await purge(fixture).text == "200 OK: purged 0 entries\n")
     }
 
     @Test func refusesOtherPeersMethodsAndQueries() async {

@@ -42,8 +42,8 @@ extension ServerResponse {
     func rangeNotSatisfiable(length: Int) -> ServerResponse {
         var response = Self.plainText(
             .rangeNotSatisfiable,
-            "416 Range Not Satisfiable: the representation is \(length) bytes long; request a range that starts below \(length).",
-            keeping: errorFields
+            "the representation is \(length) bytes long; request a range that starts below \(length).",
+            fields: errorFields
         )
         response.headerFields[.contentRange] = "bytes */\(length)"
         return response
@@ -54,9 +54,9 @@ extension ServerResponse {
         let current = headerFields[.eTag].map { "ETag \($0)" } ?? headerFields[.lastModified].map { "Last-Modified \($0)" }
         return Self.plainText(
             .preconditionFailed,
-            "412 Precondition Failed: \(field.rawName) does not hold for the current representation"
+            "\(field.rawName) does not hold for the current representation"
                 + (current.map { " (\($0))" } ?? "") + "; fetch it again without \(field.rawName).",
-            keeping: errorFields
+            fields: errorFields
         )
     }
 

@@ -4,19 +4,19 @@ extension EdgeCache {
     func respondToPurge(_ request: ServerRequest) -> ServerResponse {
         guard request.method == .post else {
             var response = ServerResponse.plainText(
-                .methodNotAllowed, "405 Method Not Allowed: purge with POST \(Self.purgePath), adding ?path=/some/path to purge one path."
+                .methodNotAllowed, "purge with POST \(Self.purgePath), adding ?path=/some/path to purge one path."
             )
             response.headerFields[.allow] = "POST"
             return response
         }
         guard request.isFromLoopback else {
-            return .plainText(.forbidden, "403 Forbidden: \(Self.purgePath) only answers requests from a loopback address.")
+            return .plainText(.forbidden, "\(Self.purgePath) only answers requests from a loopback address.")
         }
         let target: PurgeTarget
         do {
             target = try PurgeTarget(query: request.query)
         } catch {
-            return .plainText(.badRequest, "400 Bad Request: \(error.message).")
+            return .plainText(.badRequest, "\(error.message).")
         }
         let removed = purge(target)
         return .plainText(.ok, "purged \(removed) \(removed == 1 ? "entry" : "entries")")

@@ -214,7 +214,7 @@ public actor EdgeCache: Responder {
         outcome.label(
             .plainText(
                 .gatewayTimeout,
-                "504 Gateway Timeout: the edge could not reach the origin (\(error.reason)) and has no response it may serve instead."
+                "the edge could not reach the origin (\(error.reason)) and has no response it may serve instead."
             )
         )
     }

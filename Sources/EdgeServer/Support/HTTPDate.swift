@@ -43,6 +43,15 @@ public struct HTTPDate: Hashable, Comparable, Sendable, CustomStringConvertible 
             + Self.pad(parts.tm_hour) + ":" + Self.pad(parts.tm_min) + ":" + Self.pad(parts.tm_sec) + " GMT"
     }
 
+    /// The Common Log Format timestamp, in UTC: `06/Nov/1994:08:49:37 +0000`.
+    public var commonLogFormat: String {
+        var time = time_t(secondsSince1970)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        return Self.pad(parts.tm_mday) + "/" + Self.monthNames[Int(parts.tm_mon)] + "/" + String(parts.tm_year + 1900) + ":"
+            + Self.pad(parts.tm_hour) + ":" + Self.pad(parts.tm_min) + ":" + Self.pad(parts.tm_sec) + " +0000"
+    }
+
     /// The IMF-fixdate form.
     public var description: String { imfFixdate }
 

@@ -1,0 +1,27 @@
+/// Where the representations of one requested resource are on disk, with their stamps.
+///
+/// `path` is the file itself and `path + ".gz"` its gzip copy; at least one of them exists.
+/// With only the `.gz`, the identity representation is decompressed from it.
+struct ResourceLocation: Sendable, Hashable {
+    /// The site path of the resource after directory resolution (`/` → `/index.html`), which
+    /// the header policy and the content type are chosen by.
+    var sitePath: String
+    /// The file-system path of the identity file (which may not exist).
+    var path: String
+    /// The identity file's stamp, or nil when there is none.
+    var identity: FileStamp?
+    /// The `.gz` file's stamp, or nil when there is none.
+    var gzip: FileStamp?
+
+    var gzipPath: String { path + ".gz" }
+
+    /// Whether the files a response depends on are still the ones these stamps describe: the
+    /// identity file always (its hash is in both ETags; its absence means decompressing), the
+    /// `.gz` when its bytes are sent or the identity is decompressed from it, and the absence of
+    /// a `.gz` when the client would take one. One or two `stat` calls, no reads.
+    func isCurrent(sending coding: ContentCoding, clientAcceptsGzip: Bool) -> Bool {
+        guard FileStamp.of(path: path) == identity else { return false }
+        let dependsOnGzip = coding == .gzip || identity == nil || (clientAcceptsGzip && gzip == nil)
+        return !dependsOnGzip || FileStamp.of(path: gzipPath) == gzip
+    }
+}

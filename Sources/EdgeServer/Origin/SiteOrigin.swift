@@ -1,0 +1,98 @@
+import HTTPTypes
+import SitePolicy
+
+/// The origin: answers requests from the files of a site directory, with the header policy.
+///
+/// - `GET`/`HEAD`: the file (a directory's `index.html`), as identity or from its `.gz` file
+///   with `Content-Encoding: gzip`, chosen by `Accept-Encoding` (406 when the client accepts
+///   neither); strong `ETag` per representation (`"<sha256 of the identity bytes>"`, and the
+///   same with `-gz` for the gzip bytes), `Last-Modified` from the file's mtime,
+///   `Vary: Accept-Encoding` on both, `X-Content-Type-Options: nosniff`, then the policy's
+///   fields. The query string is ignored. Conditional and range requests are answered by the
+///   layer in front (it compares the validators this origin sends).
+/// - `OPTIONS`: 204 with `Allow`; a CORS preflight for a CORS path also gets the
+///   `Access-Control-Allow-*` fields.
+/// - Anything else: 405 with `Allow: GET, HEAD, OPTIONS`.
+/// - Not found, hidden (see ``SiteRoot``): 404 `text/plain`, `Cache-Control: no-store`, never
+///   content-coded, without `Vary` (it does not depend on `Accept-Encoding`).
+///
+/// Files are read once and kept in memory (see ``ResourceCache``); a request for a cached file
+/// costs one or two `stat` calls to notice a rebuild, and no reads.
+public struct SiteOrigin: Responder {
+    /// The methods the origin implements, for `Allow`.
+    public static let allowedMethods = "GET, HEAD, OPTIONS"
+
+    let root: SiteRoot
+    let policy: HeaderPolicy
+    let cache: ResourceCache
+    let loader: ResourceLoader
+
+    /// Creates an origin over `directory`.
+    ///
+    /// - Parameters:
+    ///   - directory: The site directory (the `output:` of pipeline.yml).
+    ///   - policy: The response header policy.
+    ///   - cacheByteLimit: How many bytes of file contents to keep in memory.
+    ///   - maxFileBytes: The largest file served; larger ones get a 500 that says so.
+    public init(directory: String, policy: HeaderPolicy = .default, cacheByteLimit: Int = 256 << 20, maxFileBytes: Int = 256 << 20) {
+        root = SiteRoot(directory: directory)
+        self.policy = policy
+        cache = ResourceCache(byteLimit: cacheByteLimit)
+        loader = ResourceLoader(root: root, policy: policy, maxFileBytes: maxFileBytes)
+    }
+
+    public func respond(to request: ServerRequest) async -> ServerResponse {
+        switch request.method {
+        case .get, .head:
+            return await representation(for: request)
+        case .options:
+            return options(for: request)
+        default:
+            var fields = corsFields(forPath: request.path)
+            fields[.allow] = Self.allowedMethods
+            return .plainText(.methodNotAllowed, "\(request.method.rawValue) is not supported; this server only reads files", fields: fields)
+        }
+    }
+
+    private func representation(for request: ServerRequest) async -> ServerResponse {
+        let accepted = AcceptEncoding(fieldValues: request.headerFields[values: .acceptEncoding])
+        if let cached = cache.resource(for: request.path),
+            cached.location.isCurrent(sending: accepted.select(gzipAvailable: cached.gzip != nil) ?? .identity, clientAcceptsGzip: accepted.quality(of: .gzip) > 0)
+        {
+            return response(from: cached, accepted: accepted)
+        }
+        guard let location = root.locate(request.path) else { return notFound(request.path) }
+        do {
+            let resource = try await loader.load(location)
+            cache.store(resource, for: request.path)
+            return response(from: resource, accepted: accepted)
+        } catch {
+            switch error {
+            case .notFound: return notFound(request.path)
+            case .unservable(let reason): return .plainText(.internalServerError, reason)
+            }
+        }
+    }
+
+    /// 200 with the representation `accepted` selects, or 406 when it accepts neither.
+    private func response(from resource: CachedResource, accepted: AcceptEncoding) -> ServerResponse {
+        guard let coding = accepted.select(gzipAvailable: resource.gzip != nil), let representation = resource.representation(coding) else {
+            var fields = corsFields(forPath: resource.location.sitePath)
+            fields[.vary] = "Accept-Encoding"
+            let available = resource.gzip == nil ? "identity" : "identity or gzip"
+            return .plainText(.notAcceptable, "this file is available as \(available) only, and Accept-Encoding allows neither", fields: fields)
+        }
+        return ServerResponse(status: .ok, headerFields: representation.headerFields, body: representation.body)
+    }
+
+    private func notFound(_ path: String) -> ServerResponse {
+        .plainText(.notFound, "nothing is published at this path", fields: corsFields(forPath: path))
+    }
+
+    /// The CORS response fields when CORS applies to `path`, so a web app can read even a
+    /// 404's status.
+    func corsFields(forPath path: String) -> HTTPFields {
+        guard let cors = policy.cors, cors.applies(toPath: path) else { return [:] }
+        return HTTPFields(cors.responseFields.compactMap { field in HTTPField.Name(field.name).map { HTTPField(name: $0, value: field.value) } })
+    }
+}

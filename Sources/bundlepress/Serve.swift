@@ -1,0 +1,98 @@
+import ArgumentParser
+import Dispatch
+import EdgeServer
+import Foundation
+import Publishing
+import SitePolicy
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the site locally with the headers and caching behaviour it gets on a CDN.",
+        discussion: """
+            Serves <dir> over HTTP/1.1: bundles as identity or from their .gz files \
+            (Content-Encoding: gzip, chosen by Accept-Encoding), strong ETags per representation, \
+            Last-Modified, Vary: Accept-Encoding, the headers: policy of pipeline.yml over the \
+            built-in cache defaults, CORS, and an access log (Common Log Format) on standard error. \
+            Prints one line, "Serving <dir> at http://<host>:<port>/", once it is listening. \
+            SIGINT or SIGTERM stop it gracefully (requests in flight are answered); a second \
+            signal stops it at once.
+            """
+    )
+
+    @Option(name: .shortAndLong, help: "The pipeline config: the site directory (output:) and the headers: policy. Optional with --dir.")
+    var config: String?
+
+    @Option(help: "The site directory (default: the config's output:).")
+    var dir: String?
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one (printed in the Serving line).")
+    var port = 8080
+
+    @Flag(name: .customLong("no-edge"), help: "Serve as a bare origin, without the simulated CDN edge cache in front.")
+    var noEdge = false
+
+    @Flag(name: .shortAndLong, help: "No access log.")
+    var quiet = false
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535 (0 picks a free port), found \(port)")
+        }
+    }
+
+    func run() async throws {
+        var terminal = Terminal()
+        let (directory, policy) = try site(terminal: &terminal)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            terminal.error("the site directory \(directory) does not exist; run bundlepress build first, or pass --dir")
+            throw ExitStatus.noInput
+        }
+        // A new manifest on disk means "the site was redeployed": the edge purges everything.
+        let edge = noEdge ? nil : EdgeConfiguration(watchedFile: (directory as NSString).appendingPathComponent("bundles/manifest.json"))
+        let chain = ResponderChain.serve(origin: SiteOrigin(directory: directory, policy: policy), edge: edge)
+        let server: EdgeServer
+        do {
+            server = try await EdgeServer.start(
+                configuration: ServerConfiguration(host: host, port: port, accessLog: quiet ? nil : .standardError), responder: chain.responder)
+        } catch {
+            terminal.error(error.description)
+            throw ExitStatus.unavailable
+        }
+        let signals = Self.shutDownOnSignals(server)
+        defer { signals.forEach { $0.cancel() } }
+        let urlHost = host.contains(":") ? "[\(host)]" : host
+        FileHandle.standardOutput.write(Data("Serving \(directory) at http://\(urlHost):\(server.port)/\n".utf8))
+        await server.run()
+    }
+
+    /// The site directory and header policy: from the config, with `--dir` overriding its
+    /// `output:`; with `--dir` and no config file, the built-in policy.
+    private func site(terminal: inout Terminal) throws -> (String, HeaderPolicy) {
+        let file = config ?? "pipeline.yml"
+        if config == nil, let dir, !FileManager.default.fileExists(atPath: file) {
+            return (dir, .default)
+        }
+        let pipeline = try PipelineConfig.loadForCommand(file, terminal: &terminal)
+        return (dir ?? pipeline.outputDirectory, pipeline.headerPolicy)
+    }
+
+    /// The first SIGINT or SIGTERM starts a graceful shutdown and restores the default action,
+    /// so a second one ends the process at once.
+    private static func shutDownOnSignals(_ server: EdgeServer) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                signal(SIGINT, SIG_DFL)
+                signal(SIGTERM, SIG_DFL)
+                server.shutdown()
+            }
+            source.resume()
+            return source
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import EdgeServer
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOPosix
+import Testing
+
+/// The HTTP/1.1 transport over real sockets: keep-alive, pipelining, limits, timeouts, the
+/// connection cap, malformed requests, graceful shutdown, the access log.
+@Suite(.timeLimit(.minutes(1)))
+struct TransportTests {
+    static func makeSite(_ label: String = #function) throws -> TestSite {
+        let site = try TestSite(label)
+        try site.write("a.txt", "A")
+        try site.write("b.txt", "BB")
+        try site.write("c.txt", "CCC")
+        return site
+    }
+
+    @Test func keepAliveServesManyRequestsOnOneConnection() async throws {
+        try await withConnection(serving: Self.makeSite()) { connection in
+            for path in ["/a.txt", "/b.txt", "/c.txt", "/a.txt"] {
+                let response = try await connection.exchange("GET", path)
+                #expect(response.status == 200)
+                #expect(response["Connection"] == nil)
+            }
+        }
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+        try await withConnection(serving: Self.makeSite()) { connection in
+            try await connection.send(["/c.txt", "/a.txt", "/missing", "/b.txt"].map { "GET \($0) HTTP/1.1\r\nHost: t\r\n\r\n" }.joined()
+                + "HEAD /c.txt HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try await connection.response().text == "CCC")
+            #expect(try await connection.response().text == "A")
+            #expect(try await connection.response().status == 404)
+            #expect(try await connection.response().text == "BB")
+            let head = try await connection.response(bodyless: true)
+            #expect(head["Content-Length"] == "3")
+        }
+    }
+
+    @Test func aMalformedRequestAfterPipelinedOnesIsAnsweredInItsTurn() async throws {
+        try await withConnection(serving: Self.makeSite()) { connection in
+            try await connection.send("GET /c.txt HTTP/1.1\r\nHost: t\r\n\r\nGET /a.txt HTTP/1.1\r\nHost: t\r\n\r\nGARBAGE\r\n\r\n")
+            #expect(try await connection.response().text == "CCC")
+            #expect(try await connection.response().text == "A")
+            let rejected = try await connection.response()
+            #expect(rejected.status == 400)
+            #expect(rejected["Connection"] == "close")
+            #expect(await connection.untilClosed().isEmpty)
+        }
+    }
+
+    @Test func connectionCloseAndHTTP10() async throws {
+        try await serving(Self.makeSite()) { server in
+            try await TestConnection.with(port: server.port) { connection in
+                let response = try await connection.exchange("GET", "/a.txt", ["Connection: close"])
+                #expect(response["Connection"] == "close")
+                #expect(await connection.untilClosed().isEmpty)
+            }
+            try await TestConnection.with(port: server.port) { connection in
+                try await connection.send("GET /b.txt HTTP/1.0\r\n\r\n")
+                let response = try await connection.response()
+                #expect(response.text == "BB")
+                #expect(response["Connection"] == "close")
+                #expect(await connection.untilClosed().isEmpty)
+            }
+            try await TestConnection.with(port: server.port) { connection in
+                try await connection.send("GET /b.txt HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+                #expect(try await connection.response()["Connection"] == "keep-alive")
+                try await connection.send("GET /c.txt HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+                #expect(try await connection.response().text == "CCC")
+            }
+        }
+    }
+
+    @Test func otherHTTPVersionsGet505() async throws {
+        try await serving(Self.makeSite()) { server in
+            for version in ["HTTP/2.0", "HTTP/0.9", "HTTP/1.2"] {
+                let answer = try await TestConnection.with(port: server.port) { connection in
+                    try await connection.send("GET /a.txt \(version)\r\nHost: t\r\n\r\n")
+                    return await connection.untilClosed()
+                }
+                #expect(answer.hasPrefix("HTTP/1.1 505 HTTP Version Not Supported\r\n"), "\(version): \(answer.prefix(40))")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        "GARBAGE\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: t\r\nNo colon here\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: t\r\nBad Name: x\r\n\r\n",
+        "GET /a b HTTP/1.1\r\nHost: t\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+        "\u{0}\u{1}\u{2}\r\n\r\n",
+    ])
+    func malformedRequestsGet400AndTheServerKeepsServing(request: String) async throws {
+        try await serving(Self.makeSite()) { server in
+            let answer = try await TestConnection.with(port: server.port) { connection in
+                try await connection.send(request)
+                return await connection.untilClosed()
+            }
+            #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(answer)")
+            #expect(answer.contains("Connection: close\r\n"))
+            let next = try await TestConnection.with(port: server.port) { try await $0.exchange("GET", "/a.txt") }
+            #expect(next.text == "A")
+            #expect(server.log.recorded.contains { $0.contains("\"-\" 400 ") })
+        }
+    }
+
+    @Test func requestsTheTransportRefusesItself() async throws {
+        try await serving(Self.makeSite()) { server in
+            for (request, status) in [
+                ("GET /a.txt HTTP/1.1\r\n\r\n", 400),
+                ("GET /a.txt HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+                ("GET /../a.txt HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+                ("PURGE /a.txt HTTP/1.1\r\nHost: a\r\n\r\n", 405),
+            ] {
+                let response = try await TestConnection.with(port: server.port) { connection in
+                    try await connection.send(request)
+                    return try await connection.response()
+                }
+                #expect(response.status == status, "\(request)")
+            }
+        }
+    }
+
+    @Test func sizeLimits() async throws {
+        let limits = ConnectionLimits(maxRequestTargetBytes: 1_000, maxRequestHeadBytes: 4_000, maxRequestBodyBytes: 100)
+        try await serving(Self.makeSite(), limits: limits) { server in
+            let longTarget = try await TestConnection.with(port: server.port) { connection in
+                try await connection.exchange("GET", "/a.txt?" + String(repeating: "q", count: 2_000))
+            }
+            #expect(longTarget.status == 414)
+            let bigHeader = try await TestConnection.with(port: server.port) { connection in
+                try await connection.request("GET", "/a.txt", ["X-Big: " + String(repeating: "h", count: 5_000)])
+                return await connection.untilClosed()
+            }
+            #expect(bigHeader.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"), "\(bigHeader.prefix(80))")
+            let manyHeaders = try await TestConnection.with(port: server.port) { connection in
+                try await connection.request("GET", "/a.txt", (0..<300).map { "X-H\($0): 01234567890123456789" })
+                return await connection.untilClosed()
+            }
+            #expect(manyHeaders.hasPrefix("HTTP/1.1 431 "))
+            let bigBody = try await TestConnection.with(port: server.port) { connection in
+                try await connection.send("POST /a.txt HTTP/1.1\r\nHost: t\r\nContent-Length: 500\r\n\r\n" + String(repeating: "b", count: 500))
+                let response = try await connection.response()
+                _ = await connection.untilClosed()
+                return response
+            }
+            #expect(bigBody.status == 413)
+            #expect(bigBody["Connection"] == "close")
+        }
+    }
+
+    @Test func slowHeadersAreCutOffAfterTheRequestTimeout() async throws {
+        let limits = ConnectionLimits(requestTimeout: .milliseconds(400), idleTimeout: .seconds(30))
+        try await serving(Self.makeSite(), limits: limits) { server in
+            let started = ContinuousClock.now
+            let trickled = try await TestConnection.with(port: server.port) { connection in
+                try await connection.send("GET /a.txt HTTP/1.1\r\n")
+                // One header byte every 100 ms, until the server closes (writes then fail).
+                for byte in "Host: slowloris.example\r\nX-Padding: 0123456789\r\n" {
+                    do {
+                        try await connection.send(String(byte))
+                    } catch {
+                        break
+                    }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                return await connection.untilClosed()
+            }
+            let elapsed = ContinuousClock.now - started
+            #expect(trickled.isEmpty)
+            #expect(elapsed >= .milliseconds(300))
+            #expect(elapsed < .seconds(3), "the slow client held the connection for \(elapsed)")
+            // A connection that sends nothing at all is closed too.
+            let silent = ContinuousClock.now
+            _ = try await TestConnection.with(port: server.port) { await $0.untilClosed() }
+            #expect(ContinuousClock.now - silent < .seconds(5))
+            #expect(ContinuousClock.now - silent >= .milliseconds(300))
+        }
+    }
+
+    @Test func idleKeepAliveConnectionsAreClosed() async throws {
+        let limits = ConnectionLimits(requestTimeout: .seconds(30), idleTimeout: .seconds(1))
+        try await serving(Self.makeSite(), limits: limits) { server in
+            try await TestConnection.with(port: server.port) { connection in
+                #expect(try await connection.exchange("GET", "/a.txt").status == 200)
+                try await Task.sleep(for: .milliseconds(100))
+                // Activity within the idle timeout keeps the connection.
+                #expect(try await connection.exchange("GET", "/b.txt").status == 200)
+                let idle = ContinuousClock.now
+                #expect(await connection.untilClosed().isEmpty)
+                #expect(ContinuousClock.now - idle >= .milliseconds(800))
+                #expect(ContinuousClock.now - idle < .seconds(5))
+            }
+        }
+    }
+
+    @Test func connectionsOverTheCapGet503() async throws {
+        try await serving(Self.makeSite(), limits: ConnectionLimits(maxConnections: 2)) { server in
+            try await TestConnection.with(port: server.port) { first in
+                #expect(try await first.exchange("GET", "/a.txt").status == 200)
+                try await TestConnection.with(port: server.port) { second in
+                    #expect(try await second.exchange("GET", "/b.txt").status == 200)
+                    let refused = try await TestConnection.with(port: server.port) { third in
+                        let response = try await third.response()
+                        _ = await third.untilClosed()
+                        return response
+                    }
+                    #expect(refused.status == 503)
+                    #expect(refused["Retry-After"] == "1")
+                    #expect(refused["Connection"] == "close")
+                    // The admitted connections are unaffected.
+                    #expect(try await first.exchange("GET", "/c.txt").status == 200)
+                }
+            }
+            // Once connections close, new ones are admitted again.
+            var status = 0
+            for _ in 0..<50 where status != 200 {
+                status = try await TestConnection.with(port: server.port) { try await $0.exchange("GET", "/a.txt") }.status
+                if status != 200 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(status == 200)
+        }
+    }
+
+    @Test func accessLogHasOneCommonLogFormatLinePerResponse() async throws {
+        try await serving(Self.makeSite()) { server in
+            try await TestConnection.with(port: server.port) { connection in
+                _ = try await connection.exchange("GET", "/b.txt?x=1")
+                _ = try await connection.exchange("HEAD", "/b.txt")
+                _ = try await connection.exchange("GET", "/nope")
+            }
+            let lines = server.log.recorded
+            #expect(lines.count == 3)
+            let pattern = /^127\.0\.0\.1 - - \[\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} \+0000\] "(.*)" (\d{3}) (\S+)$/
+            let parsed = lines.compactMap { try? pattern.wholeMatch(in: $0) }.map { "\($0.1) \($0.2) \($0.3)" }
+            #expect(parsed == ["GET /b.txt?x=1 HTTP/1.1 200 2", "HEAD /b.txt HTTP/1.1 200 -", "GET /nope HTTP/1.1 404 49"])
+        }
+    }
+
+    @Test func aLayerThatCannotReachItsOriginGets502() async throws {
+        struct Unreachable: Responder {
+            func respond(to request: ServerRequest) async throws(OriginUnavailable) -> ServerResponse {
+                throw OriginUnavailable(reason: "connection refused")
+            }
+        }
+        try await withServer(responder: Unreachable()) { server in
+            let response = try await TestConnection.with(port: server.port) { try await $0.exchange("GET", "/") }
+            #expect(response.status == 502)
+            #expect(response.text.contains("connection refused"))
+        }
+    }
+}
