@@ -3,8 +3,8 @@
 
 Starts the server on a free loopback port over the example site, waits for its
 "Serving ... at URL" line, then runs `redbot -o har` on the manifest, the first
-bundle of the manifest (REDbot checks gzip negotiation itself) and, when
-site/index.html exists, the HTML page. Prints every WARN note and fails when
+bundle of the manifest (REDbot checks gzip negotiation itself) and the HTML
+page (the explorer, which `bundlepress build` installs). Prints every WARN note and fails when
 any note is BAD (REDbot's error level) or REDbot cannot check a URL.
 
 Usage: scripts/check_serving.py [path/to/bundlepress] [site-dir]
@@ -46,11 +46,7 @@ def main():
     with open(os.path.join(SITE, "bundles", "manifest.json")) as manifest:
         bundle_url = json.load(manifest)["bundles"][0]["url"]
     server, base = start_server()
-    targets = [base + "bundles/manifest.json", base + bundle_url]
-    if os.path.exists(os.path.join(SITE, "index.html")):
-        targets.append(base)
-    else:
-        print(f"note: {SITE}/index.html does not exist; the HTML page is not checked")
+    targets = [base + "bundles/manifest.json", base + bundle_url, base]
     failures = 0
     try:
         for url in targets:
