@@ -6,7 +6,7 @@ struct SiteChangeMonitor: Sendable {
     let path: String
     /// The least time between two looks, in seconds.
     let interval: Double
-    private var fingerprint: FileFingerprint?
+    private var stamp: FileStamp?
     private var nextLook = -Double.infinity
 
     /// Starts watching `path`, taking its current state as the baseline (a missing file is a
@@ -14,15 +14,15 @@ struct SiteChangeMonitor: Sendable {
     init(watching path: String, interval: Double = 1) {
         self.path = path
         self.interval = interval
-        fingerprint = FileFingerprint(path: path)
+        stamp = FileStamp.of(path: path)
     }
 
     /// Whether the file changed since the last look; looks only when `interval` has passed since then.
     mutating func siteChanged(at now: Double) -> Bool {
         guard now >= nextLook else { return false }
         nextLook = now + interval
-        let current = FileFingerprint(path: path)
-        defer { fingerprint = current }
-        return current != fingerprint
+        let current = FileStamp.of(path: path)
+        defer { stamp = current }
+        return current != stamp
     }
 }

@@ -5,8 +5,9 @@ import Darwin
 #endif
 
 /// What identifies one version of a file without reading it: device, inode, size and
-/// modification time. Two equal stamps are taken to mean the same bytes, so a cached file is
-/// reused until any of these change (a rebuild renames new files into place: new inode).
+/// modification time (nanoseconds). Two equal stamps are taken to mean the same bytes, so the
+/// origin reuses a cached file and the edge sees no redeploy until any of these change (an
+/// atomic publish renames new files into place: new inode; a rewrite changes size or mtime).
 struct FileStamp: Sendable, Hashable {
     /// Regular file, directory, or anything else (socket, device…), which is never served.
     enum Kind: Sendable, Hashable {
