@@ -1,10 +1,5 @@
 import CZlib
 import ParallelWork
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Compresses a stream into one gzip member on several threads, pigz-style, with output that is
 /// byte-identical whatever the thread count.

@@ -7,15 +7,16 @@ import ParallelWork
 /// Every time the bundle carries is T: `metadata.createTime`, each `namedQuery.readTime` and
 /// each `documentMetadata.readTime`. Elements come out as metadata, then every named query in
 /// the order added, then `documentMetadata` + `document` per document in the order added.
-/// Inputs are validated as they are added, so ``encode(documentsPerRun:)`` cannot fail, and the
-/// same inputs always give byte-identical output.
+/// Inputs are validated as they are added, so encoding cannot fail, and the same inputs always
+/// give byte-identical output.
 ///
 /// ```swift
 /// var writer = try BundleWriter(id: "cities", snapshotTime: t, database: db)
 /// try writer.addNamedQuery(name: "big", bundledQuery: queryJSON)
 /// try writer.addDocument(sf, queries: ["big"])
-/// let bundle = writer.encode()
-/// try bundle.forEachRun { try file.write($0); try gzip.append($0) }
+/// let bytes = writer.encode().joined()                  // small bundles: all in memory
+/// let (_, metadataElement) = try writer.encodeBody { try bodyFile.write($0) }
+/// // large bundles: the body streams out first; write metadataElement, then the body, after it
 /// ```
 public struct BundleWriter: Sendable {
     /// The bundle id written into the metadata.

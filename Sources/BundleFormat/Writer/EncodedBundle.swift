@@ -1,5 +1,5 @@
-/// A finished bundle as separate byte runs, so a large bundle can be streamed to a file and to a
-/// compressor without ever being concatenated in memory.
+/// A finished bundle in memory, as separate byte runs (the runs need not be concatenated to be
+/// written or compressed). For bundles too large to hold, see ``BundleWriter/encodeBody(documentsPerRun:_:)``.
 ///
 /// The bundle's bytes are `metadataElement` followed by every run of `body` in order.
 public struct EncodedBundle: Sendable {
