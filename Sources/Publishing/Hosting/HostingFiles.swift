@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import SitePolicy
 
@@ -65,15 +60,7 @@ public struct HostingFiles: Sendable {
             } catch {
                 throw PublishError(path: directory, message: "cannot create the directory: \(error.localizedDescription)")
             }
-            let staged = (directory as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).\(getpid()).tmp")
-            do throws(PublishError) {
-                try SitePublisher.writeDurably(path: staged, chunks: [file.bytes])
-                try SitePublisher.rename(staged, to: target)
-                try SitePublisher.syncDirectory(directory)
-            } catch {
-                unlink(staged)
-                throw error
-            }
+            try SitePublisher.replaceAtomically(path: target, with: file.bytes)
             written.append(file.path)
         }
         return written

@@ -49,11 +49,7 @@ struct RetentionSweep {
         }
         if !dryRun, next != ledger {
             do throws(PublishError) {
-                // A fixed name: only the lock holder writes it, and a leftover is overwritten.
-                let staged = ledgerPath + ".tmp"
-                try SitePublisher.writeDurably(path: staged, chunks: [next.encoded()])
-                try SitePublisher.rename(staged, to: ledgerPath)
-                try SitePublisher.syncDirectory(outputDirectory)
+                try SitePublisher.replaceAtomically(path: ledgerPath, with: next.encoded())
             } catch {
                 warnings.append("cannot record retention state: \(error); old files may be kept longer than the policy says")
             }

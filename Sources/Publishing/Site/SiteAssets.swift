@@ -36,14 +36,7 @@ public enum SiteAssets {
             let target = (outputDirectory as NSString).appendingPathComponent(file.name)
             var info = stat()
             guard lstat(target, &info) != 0 else { continue }
-            let staged = (outputDirectory as NSString).appendingPathComponent(".\(file.name).\(getpid()).tmp")
-            do throws(PublishError) {
-                try SitePublisher.writeDurably(path: staged, chunks: [Array(file.contents.utf8)])
-                try SitePublisher.rename(staged, to: target)
-            } catch {
-                unlink(staged)
-                throw error
-            }
+            try SitePublisher.replaceAtomically(path: target, with: Array(file.contents.utf8))
             written.append(file.name)
         }
         return written

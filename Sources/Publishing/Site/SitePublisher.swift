@@ -200,6 +200,23 @@ public struct SitePublisher: Sendable {
         try file.finish()
     }
 
+    /// Replaces the file at `path` with `bytes` in one atomic step: they are written and flushed
+    /// to `.<name>.tmp` beside it, renamed over it, and the directory is flushed; on failure the
+    /// temporary file is removed and `path` is as it was. Only a lock holder may call this (the
+    /// temporary name is fixed, so a killed writer's leftover is simply overwritten).
+    static func replaceAtomically(path: String, with bytes: [UInt8]) throws(PublishError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let staged = (directory as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).tmp")
+        do throws(PublishError) {
+            try writeDurably(path: staged, chunks: [bytes])
+            try rename(staged, to: path)
+            try syncDirectory(directory)
+        } catch {
+            unlink(staged)
+            throw error
+        }
+    }
+
     static func rename(_ source: String, to target: String) throws(PublishError) {
         guard Foundation.rename(source, target) == 0 else {
             throw PublishError(path: target, message: "cannot move into place: \(String(cString: strerror(errno)))")
