@@ -1,4 +1,7 @@
-import EdgeServer
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import EdgeServer
 import HTTPTypes
 import NIOCore
 
@@ -44,7 +47,21 @@ func request(
 
 extension ServerResponse {
     /// The body's bytes.
-    var bytes: [UInt8] { Array(body.readableBytesView) }
+    var bytes: [UInt8] { body.bytes }
+}
+
+extension ResponseBody {
+    /// The body's bytes, read from the file for a file range.
+    var bytes: [UInt8] {
+        switch storage {
+        case .bytes(let buffer):
+            return Array(buffer.readableBytesView)
+        case .file(let file, let offset):
+            var bytes = [UInt8](repeating: 0, count: readableBytes)
+            let read = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, readableBytes, off_t(offset)) }
+            return Array(bytes.prefix(max(read, 0)))
+        }
+    }
 }
 
 extension HTTPDate {

@@ -119,5 +119,5 @@ struct EdgeFixture {
 extension ServerResponse {
     var xCache: String? { headerFields[HTTPField.Name("X-Cache")!] }
     var cacheStatus: String? { headerFields[HTTPField.Name("Cache-Status")!] }
-    var text: String { String(buffer: body) }
+    var text: String { String(decoding: bytes, as: UTF8.self) }
 }

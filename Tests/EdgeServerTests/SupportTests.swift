@@ -63,7 +63,7 @@ import Testing
         func resource(_ size: Int, _ name: String) -> CachedResource {
             CachedResource(
                 location: ResourceLocation(sitePath: name, path: name, identity: nil, gzip: nil),
-                identity: Representation(headerFields: [:], body: ByteBuffer(repeating: 0, count: size)))
+                identity: Representation(headerFields: [:], body: ResponseBody(ByteBuffer(repeating: 0, count: size))))
         }
         cache.store(resource(40, "/a"), for: "/a")
         cache.store(resource(40, "/b"), for: "/b")

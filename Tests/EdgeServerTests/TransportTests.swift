@@ -40,6 +40,41 @@ struct TransportTests {
         }
     }
 
+    /// Answers `/fast…` on the fast path and everything else through `respond`, once the gate
+    /// opens; the body says which path answered.
+    struct TwoSpeedResponder: Responder {
+        let gate: Gate
+
+        func respondImmediately(to request: ServerRequest) -> ServerResponse? {
+            request.path.hasPrefix("/fast") ? ServerResponse(status: .ok, body: ByteBuffer(string: "now \(request.path)")) : nil
+        }
+
+        func respond(to request: ServerRequest) async -> ServerResponse {
+            await gate.pass()
+            return ServerResponse(status: .ok, body: ByteBuffer(string: "later \(request.path)"))
+        }
+    }
+
+    @Test func requestsBehindOneAnsweredLaterWaitForItInOrder() async throws {
+        let gate = Gate()
+        // More requests wait behind /slow/0 than the transport buffers before it stops reading.
+        let paths = ["/slow/0"] + (1...40).map { $0.isMultiple(of: 7) ? "/slow/\($0)" : "/fast/\($0)" }
+        try await withServer(responder: TwoSpeedResponder(gate: gate)) { server in
+            try await TestConnection.with(port: server.port) { connection in
+                try await connection.send(paths.map { "GET \($0) HTTP/1.1\r\nHost: t\r\n\r\n" }.joined())
+                while await gate.arrivals == 0 {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                try await Task.sleep(for: .milliseconds(50))
+                #expect(await gate.arrivals == 1)
+                await gate.open()
+                for path in paths {
+                    #expect(try await connection.response().text == (path.hasPrefix("/fast") ? "now " : "later ") + path)
+                }
+            }
+        }
+    }
+
     @Test func aMalformedRequestAfterPipelinedOnesIsAnsweredInItsTurn() async throws {
         try await withConnection(serving: Self.makeSite()) { connection in
             try await connection.send("GET /c.txt HTTP/1.1\r\nHost: t\r\n\r\nGET /a.txt HTTP/1.1\r\nHost: t\r\n\r\nGARBAGE\r\n\r\n")

@@ -29,13 +29,10 @@ extension ServerResponse {
 
     /// This 200 as `206 Partial Content` with the bytes at `range` of its body.
     func partialContent(_ range: Range<Int>) -> ServerResponse {
-        var slice = body
-        slice.moveReaderIndex(forwardBy: range.lowerBound)
-        slice.moveWriterIndex(to: slice.readerIndex + range.count)
         var fields = headerFields
         fields[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(body.readableBytes)"
         fields[.contentLength] = String(range.count)
-        return ServerResponse(status: .partialContent, headerFields: fields, body: slice)
+        return ServerResponse(status: .partialContent, headerFields: fields, body: body.slice(range))
     }
 
     /// `416 Range Not Satisfiable` for this 200, with `Content-Range: bytes */<length>`.

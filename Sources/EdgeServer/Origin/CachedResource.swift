@@ -14,7 +14,7 @@ struct CachedResource: Sendable {
         }
     }
 
-    /// The bytes the resource holds in memory.
+    /// The size of the resource's bodies, in memory or kept open, which the cache's bound counts.
     var byteCount: Int {
         identity.body.readableBytes + (gzip?.body.readableBytes ?? 0)
     }

@@ -16,19 +16,21 @@ struct ResourceLoader: Sendable {
     func load(_ location: ResourceLocation) async throws(ResourceLoadError) -> CachedResource {
         guard root.contains(location) else { throw .notFound }
         var location = location
-        var identityBytes: ByteBuffer?
-        var gzipBytes: ByteBuffer?
+        var identityFile: FileContents?
+        var gzipFile: FileContents?
         if location.identity != nil {
-            (identityBytes, location.identity) = try await read(location.path)
+            identityFile = try await read(location.path)
+            location.identity = identityFile?.stamp
         }
         if location.gzip != nil {
-            (gzipBytes, location.gzip) = try await read(location.gzipPath)
+            gzipFile = try await read(location.gzipPath)
+            location.gzip = gzipFile?.stamp
         }
         let identity: ByteBuffer
-        if let identityBytes {
-            identity = identityBytes
+        if let identityFile {
+            identity = identityFile.bytes
         } else {
-            identity = try decompress(gzipBytes ?? ByteBuffer(), path: location.gzipPath)
+            identity = try decompress(gzipFile?.bytes ?? ByteBuffer(), path: location.gzipPath)
         }
         var hasher = SHA256()
         identity.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
@@ -38,13 +40,14 @@ struct ResourceLoader: Sendable {
         var identityFields = base
         identityFields[.eTag] = "\"\(digest)\""
         identityFields[.lastModified] = lastModified(location.identity ?? location.gzip)
-        var resource = CachedResource(location: location, identity: Representation(headerFields: identityFields, body: identity))
-        if let gzipBytes {
+        var resource = CachedResource(
+            location: location, identity: Representation(headerFields: identityFields, body: identityFile?.body ?? ResponseBody(identity)))
+        if let gzipFile {
             var gzipFields = base
             gzipFields[.contentEncoding] = "gzip"
             gzipFields[.eTag] = "\"\(digest)-gz\""
             gzipFields[.lastModified] = lastModified(location.gzip)
-            resource.gzip = Representation(headerFields: gzipFields, body: gzipBytes)
+            resource.gzip = Representation(headerFields: gzipFields, body: gzipFile.body)
         }
         return resource
     }
@@ -67,13 +70,31 @@ struct ResourceLoader: Sendable {
         stamp.map { HTTPDate(secondsSince1970: Int64($0.modifiedSeconds)).imfFixdate }
     }
 
-    /// Reads a whole file, returning its bytes and the stamp of the file actually opened.
-    private func read(_ path: String) async throws(ResourceLoadError) -> (ByteBuffer, FileStamp?) {
+    /// A file as read: its bytes, the stamp of the file actually opened, and the file kept open
+    /// when it is large enough to be sent from disk.
+    private struct FileContents {
+        var bytes: ByteBuffer
+        var stamp: FileStamp?
+        var openFile: OpenFile?
+
+        /// The body to send: from the open file, or the bytes.
+        var body: ResponseBody {
+            openFile.map { ResponseBody(file: $0, count: bytes.readableBytes) } ?? ResponseBody(bytes)
+        }
+    }
+
+    /// Reads a whole file; one of ``SiteOrigin/fileBodyThreshold`` bytes or more stays open.
+    private func read(_ path: String) async throws(ResourceLoadError) -> FileContents {
         let limit = maxFileBytes
         do {
             return try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(path)) { handle in
                 let opened = try await handle.info().platformSpecificStatus.map(FileStamp.init)
-                return (try await handle.readToEnd(maximumSizeAllowed: .bytes(Int64(limit))), opened)
+                var contents = FileContents(bytes: try await handle.readToEnd(maximumSizeAllowed: .bytes(Int64(limit))), stamp: opened)
+                if let opened, contents.bytes.readableBytes >= SiteOrigin.fileBodyThreshold {
+                    // Detached, the descriptor is not closed when this closure returns.
+                    contents.openFile = OpenFile(descriptor: try handle.detachUnsafeFileDescriptor().rawValue, stamp: opened)
+                }
+                return contents
             }
         } catch let error as FileSystemError where error.code == .notFound {
             throw .notFound

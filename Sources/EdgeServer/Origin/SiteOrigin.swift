@@ -16,11 +16,15 @@ import SitePolicy
 /// - Not found, hidden (see ``SiteRoot``): 404 `text/plain`, `Cache-Control: no-store`, never
 ///   content-coded, without `Vary` (it does not depend on `Accept-Encoding`).
 ///
-/// Files are read once and kept in memory (see ``ResourceCache``); a request for a cached file
-/// costs one or two `stat` calls to notice a rebuild, and no reads.
+/// Files are read (and hashed) once and kept in memory, or kept open when large (see
+/// ``fileBodyThreshold`` and ``ResourceCache``); a request for a cached file costs one or two
+/// `stat` calls to notice a rebuild, and no reads.
 public struct SiteOrigin: Responder {
     /// The methods the origin implements, for `Allow`.
     public static let allowedMethods = "GET, HEAD, OPTIONS"
+    /// Files this large or larger are kept open and sent from disk with `sendfile` (see
+    /// ``ResponseBody``); smaller ones are kept in memory and written with their response head.
+    public static let fileBodyThreshold = 64 << 10
 
     let root: SiteRoot
     let policy: HeaderPolicy

@@ -1,11 +1,11 @@
 import HTTPTypes
 import NIOCore
 
-/// A complete response: status, header fields and the whole body in memory.
+/// A complete response: status, header fields and the whole body.
 ///
-/// Bodies are whole buffers because every resource BundlePress serves (bundles, the manifest,
-/// the explorer page) is a static file that the edge cache stores anyway; `ByteBuffer` slices
-/// make ranges free. For `HEAD` the transport sends the header fields (including
+/// The body is known whole before anything is sent (see ``ResponseBody``): every resource
+/// BundlePress serves (bundles, the manifest, the explorer page) is a static file, which the edge
+/// cache stores anyway. For `HEAD` the transport sends the header fields (including
 /// `Content-Length`) and drops the body.
 public struct ServerResponse: Sendable {
     /// The response status.
@@ -13,10 +13,15 @@ public struct ServerResponse: Sendable {
     /// The response header fields. The transport adds `Content-Length` and `Date` when missing.
     public var headerFields: HTTPFields
     /// The response body.
-    public var body: ByteBuffer
+    public var body: ResponseBody
+
+    /// Creates a response with `body` in memory.
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: ByteBuffer = ByteBuffer()) {
+        self.init(status: status, headerFields: headerFields, body: ResponseBody(body))
+    }
 
     /// Creates a response.
-    public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: ByteBuffer = ByteBuffer()) {
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields, body: ResponseBody) {
         self.status = status
         self.headerFields = headerFields
         self.body = body

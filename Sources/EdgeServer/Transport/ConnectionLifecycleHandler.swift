@@ -15,7 +15,7 @@ import NIOHTTP1
 ///   400, then the connection closes. Other connections are not affected.
 ///
 /// It counts complete requests in and responses out, so pipelined requests (which reach the
-/// connection's task in order) are accounted for without holding reads back.
+/// ``HTTPConnectionHandler`` in order) are accounted for without holding reads back.
 final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -136,14 +136,15 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
         deadline = nil
         let response = ServerResponse.rejecting(parserError, limits: limits)
         let stamp = dates.now()
-        context.write(wrapOutboundOut(.head(response.http1Head(date: stamp.httpDate, connection: .close))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+        let written = context.eventLoop.makePromise(of: Void.self)
+        let bodyBytes = context.write(response, head: response.http1Head(date: stamp.httpDate, connection: .close), withBody: true, endPromise: written)
+        context.flush()
+        written.futureResult.assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }
         accessLog?.record(
             client: context.channel.remoteAddress?.ipAddress ?? "-", date: stamp.logDate, requestLine: "-",
-            status: response.status.code, bodyBytes: response.body.readableBytes)
+            status: response.status.code, bodyBytes: bodyBytes)
     }
 
     private func arm(context: ChannelHandlerContext, _ timeout: Duration) {

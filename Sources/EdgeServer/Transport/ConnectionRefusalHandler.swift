@@ -19,9 +19,10 @@ final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableChannelHan
     func handlerAdded(context: ChannelHandlerContext) {
         let response = ServerResponse.plainText(
             .serviceUnavailable, "the server already has \(limit) open connections; retry shortly", fields: [.retryAfter: "1"])
-        context.write(wrapOutboundOut(.head(response.http1Head(date: date, connection: .close))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+        let written = context.eventLoop.makePromise(of: Void.self)
+        _ = context.write(response, head: response.http1Head(date: date, connection: .close), withBody: true, endPromise: written)
+        context.flush()
+        written.futureResult.assumeIsolated().whenComplete { _ in
             context.close(mode: .output, promise: nil)
         }
         context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) {

@@ -1,10 +1,12 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOExtras
 import NIOHTTP1
 import NIOPosix
 
 /// The HTTP/1.1 server: listens, applies the connection limits, and hands every request to a
-/// ``Responder`` (see ``ResponderChain``).
+/// ``Responder`` (see ``ResponderChain``) on the connection's event loop (see
+/// ``HTTPConnectionHandler``).
 ///
 /// ```swift
 /// let server = try await EdgeServer.start(configuration: configuration, responder: chain.responder)
@@ -18,28 +20,20 @@ public final class EdgeServer: Sendable {
     /// The port the server listens on (the one chosen by the system when configured as 0).
     public let port: Int
 
-    private let listener: NIOAsyncChannel<AcceptedConnection, Never>
     private let quiescing: ServerQuiescingHelper
-    private let configuration: ServerConfiguration
-    private let responder: any Responder
-    private let dates: DateCache
-    /// One executor per event loop, so each connection's task runs where its socket is served.
-    private let executors: [EventLoopTaskExecutor]
+    /// Succeeds once a shutdown has closed the listener and every connection.
+    private let stopped: EventLoopPromise<Void>
+    private let shutdownStarted = NIOLockedValueBox(false)
 
-    private init(
-        listener: NIOAsyncChannel<AcceptedConnection, Never>, quiescing: ServerQuiescingHelper, configuration: ServerConfiguration,
-        responder: any Responder, dates: DateCache, group: any EventLoopGroup
-    ) {
-        self.listener = listener
+    private init(listener: any Channel, quiescing: ServerQuiescingHelper, configuration: ServerConfiguration) {
         self.quiescing = quiescing
-        self.configuration = configuration
-        self.responder = responder
-        self.dates = dates
-        executors = group.makeIterator().map(EventLoopTaskExecutor.init)
-        port = listener.channel.localAddress?.port ?? configuration.port
+        stopped = listener.eventLoop.makePromise()
+        port = listener.localAddress?.port ?? configuration.port
+        // A listener that fails on its own ends the server as a shutdown does.
+        listener.closeFuture.whenComplete { [self] _ in shutdown() }
     }
 
-    /// Binds the listening socket. Connections wait in the backlog until ``run()`` is called.
+    /// Binds the listening socket and starts serving connections.
     ///
     /// - Throws: ``ServerError/cannotBind(host:port:reason:)`` when the address cannot be used.
     public static func start(
@@ -48,7 +42,8 @@ public final class EdgeServer: Sendable {
         let quiescing = ServerQuiescingHelper(group: group)
         let counter = ConnectionCounter(limit: configuration.limits.maxConnections)
         let dates = DateCache()
-        let listener: NIOAsyncChannel<AcceptedConnection, Never>
+        let responder: any Responder = responder
+        let listener: any Channel
         do {
             listener = try await ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 1024)
@@ -59,56 +54,41 @@ public final class EdgeServer: Sendable {
                     }
                 }
                 .childChannelOption(.maxMessagesPerRead, value: 16)
-                .bind(host: configuration.host, port: configuration.port) { channel in
+                .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try Self.configure(channel, configuration: configuration, counter: counter, dates: dates)
+                        try Self.configure(channel, configuration: configuration, responder: responder, counter: counter, dates: dates)
                     }
                 }
+                .bind(host: configuration.host, port: configuration.port).get()
         } catch {
             throw .cannotBind(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
-        return EdgeServer(listener: listener, quiescing: quiescing, configuration: configuration, responder: responder, dates: dates, group: group)
+        return EdgeServer(listener: listener, quiescing: quiescing, configuration: configuration)
     }
 
-    /// Serves connections until ``shutdown()`` has closed the listener and every connection.
+    /// Waits until ``shutdown()`` has closed the listener and every connection.
     public func run() async {
-        let responder = responder
-        let configuration = configuration
-        let dates = dates
-        let executors = executors
-        await withDiscardingTaskGroup { group in
-            do {
-                try await listener.executeThenClose { connections in
-                    for try await connection in connections {
-                        guard case .serve(let channel) = connection else { continue }
-                        let executor = executors.first { $0.eventLoop === channel.channel.eventLoop }
-                        group.addTask(executorPreference: executor) {
-                            await HTTPConnection(
-                                channel: channel, responder: responder, limits: configuration.limits, accessLog: configuration.accessLog, dates: dates
-                            ).run()
-                        }
-                    }
-                }
-            } catch {
-                // The listener failed; connections already accepted are still served to the end.
-            }
-        }
+        try? await stopped.futureResult.get()
     }
 
-    /// Starts a graceful shutdown; ``run()`` returns when it is complete.
+    /// Starts a graceful shutdown; ``run()`` returns when it is complete. Later calls do nothing.
     public func shutdown() {
-        quiescing.initiateShutdown(promise: nil)
+        let isFirst = shutdownStarted.withLockedValue { started in
+            defer { started = true }
+            return !started
+        }
+        quiescing.initiateShutdown(promise: isFirst ? stopped : nil)
     }
 
     /// Sets up an accepted connection's pipeline, or turns it away when over the cap.
     private static func configure(
-        _ channel: any Channel, configuration: ServerConfiguration, counter: ConnectionCounter, dates: DateCache
-    ) throws -> AcceptedConnection {
+        _ channel: any Channel, configuration: ServerConfiguration, responder: any Responder, counter: ConnectionCounter, dates: DateCache
+    ) throws {
         let pipeline = channel.pipeline.syncOperations
         guard counter.admit() else {
             try pipeline.addHandler(HTTPResponseEncoder())
             try pipeline.addHandler(ConnectionRefusalHandler(date: dates.now().httpDate, limit: counter.limit))
-            return .refused
+            return
         }
         channel.closeFuture.whenComplete { _ in counter.release() }
         let limits = configuration.limits
@@ -116,13 +96,13 @@ public final class EdgeServer: Sendable {
         decoderLimits.maxHeaderFieldSize = limits.maxRequestHeadBytes
         decoderLimits.maxHeaderListSize = limits.maxRequestHeadBytes
         // No pipelining assistance: it stops and restarts reading around every request (two
-        // epoll_ctl calls each); the connection's task answers pipelined requests in order anyway.
+        // epoll_ctl calls each); HTTPConnectionHandler answers pipelined requests in order anyway.
         // No outbound header validation: every response field is an HTTPField, whose values
         // cannot hold CR, LF or NUL.
         try pipeline.configureHTTPServerPipeline(
             withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
             withEncoderConfiguration: .init(), withDecoderLimitConfiguration: decoderLimits)
         try pipeline.addHandler(ConnectionLifecycleHandler(limits: limits, accessLog: configuration.accessLog, dates: dates))
-        return .serve(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+        try pipeline.addHandler(HTTPConnectionHandler(responder: responder, limits: limits, accessLog: configuration.accessLog, dates: dates))
     }
 }

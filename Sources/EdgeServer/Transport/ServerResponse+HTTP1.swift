@@ -1,4 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTPTypes
+import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
@@ -35,4 +41,41 @@ enum ConnectionDisposition: Sendable, Equatable {
     case keepAliveHTTP10
     /// Closed after the response, which says `Connection: close`.
     case close
+}
+
+extension ChannelHandlerContext {
+    /// Writes `response` as HTTP/1.1 parts from this handler: `head`, the body when `withBody`
+    /// and the status allows one (bytes in memory as they are; a file range with `sendfile`, from
+    /// a descriptor of its own that is closed once written), and the end, whose write completes
+    /// `endPromise`. Nothing is flushed. Returns the body bytes written.
+    func write(_ response: ServerResponse, head: HTTPResponseHead, withBody: Bool, endPromise: EventLoopPromise<Void>? = nil) -> Int {
+        write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
+        var bodyBytes = 0
+        if withBody, response.allowsBody, response.body.readableBytes > 0 {
+            writeBody(response.body)
+            bodyBytes = response.body.readableBytes
+        }
+        write(NIOAny(HTTPServerResponsePart.end(nil)), promise: endPromise)
+        return bodyBytes
+    }
+
+    private func writeBody(_ body: ResponseBody) {
+        switch body.storage {
+        case .bytes(let buffer):
+            write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(buffer))), promise: nil)
+        case .file(let file, let offset):
+            // NIO lets one handle be used by one write at a time; a duplicate per response lets
+            // connections on every event loop send from the same open file.
+            let duplicate = dup(file.descriptor)
+            guard duplicate >= 0 else {
+                fireErrorCaught(IOError(errnoCode: errno, reason: "dup"))
+                return
+            }
+            let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: duplicate)
+            let region = FileRegion(fileHandle: handle, readerIndex: offset, endIndex: offset + body.readableBytes)
+            let written = eventLoop.makePromise(of: Void.self)
+            written.futureResult.whenComplete { _ in try? handle.close() }
+            write(NIOAny(HTTPServerResponsePart.body(.fileRegion(region))), promise: written)
+        }
+    }
 }

@@ -1,0 +1,215 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+
+/// Answers one client connection's requests, in order, on the connection's event loop.
+///
+/// Each complete request goes to the responder's fast path
+/// (``Responder/respondImmediately(to:)``) right where it was read, so a request answered from
+/// memory costs no task, no executor hop and no allocation beyond its response; responses written
+/// in one read are flushed together. A request the fast path declines is answered by
+/// ``Responder/respond(to:)`` in a task, and the requests pipelined behind it wait for it.
+///
+/// `HEAD` gets the `GET` head without the body. A request the transport refuses (see
+/// ``ServerRequest/init(head:isFromLoopback:limits:)``) or whose body is over the limit is
+/// answered and the connection closed. When more than ``maxWaitingRequests`` pipelined requests
+/// wait, the handler stops reading until they are answered. Timeouts, graceful shutdown and parser
+/// errors are the ``ConnectionLifecycleHandler``'s.
+final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// How many complete requests may wait behind one being answered before reading pauses.
+    static let maxWaitingRequests = 16
+
+    /// A request read completely (or until its body went over the limit).
+    private struct ReceivedRequest {
+        var head: HTTPRequestHead
+        var bodyTooLarge: Bool
+    }
+
+    private let responder: any Responder
+    private let limits: ConnectionLimits
+    private let accessLog: AccessLog?
+    private let dates: DateCache
+
+    /// The peer's address for the access log, and whether it is loopback.
+    private var client = "-"
+    private var isFromLoopback = false
+    /// The request being received: its head and the body bytes so far.
+    private var receiving: (head: HTTPRequestHead, bodyBytes: Int)?
+    /// Complete requests not answered yet, oldest first.
+    private var waiting = CircularBuffer<ReceivedRequest>(initialCapacity: 4)
+    /// Whether a task is answering the oldest request.
+    private var answeringLater = false
+    /// Set once a response closes the connection: nothing after it is answered.
+    private var closing = false
+    private var isActive = true
+    /// Responses written since the last flush.
+    private var unflushed = false
+    /// A read withheld because too many requests wait.
+    private var heldRead = false
+
+    init(responder: any Responder, limits: ConnectionLimits, accessLog: AccessLog?, dates: DateCache) {
+        self.responder = responder
+        self.limits = limits
+        self.accessLog = accessLog
+        self.dates = dates
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let peer = context.channel.remoteAddress
+        client = peer?.ipAddress ?? "-"
+        isFromLoopback = peer.map(Self.isLoopback) ?? false
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            receiving = (head, 0)
+        case .body(let chunk):
+            guard let request = receiving else { return }
+            let bodyBytes = request.bodyBytes + chunk.readableBytes
+            if bodyBytes > limits.maxRequestBodyBytes {
+                // Answered (413, then close) without waiting for the rest of the body.
+                receiving = nil
+                received(ReceivedRequest(head: request.head, bodyTooLarge: true), context: context)
+            } else {
+                receiving?.bodyBytes = bodyBytes
+            }
+        case .end:
+            guard let request = receiving else { return }
+            receiving = nil
+            received(ReceivedRequest(head: request.head, bodyTooLarge: false), context: context)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        flushIfNeeded(context: context)
+        context.fireChannelReadComplete()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        isActive = false
+        waiting.removeAll()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Parser errors are answered by the lifecycle handler; anything else ends the connection.
+        context.close(promise: nil)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if waiting.count > Self.maxWaitingRequests {
+            heldRead = true
+        } else {
+            context.read()
+        }
+    }
+
+    private func received(_ request: ReceivedRequest, context: ChannelHandlerContext) {
+        guard !closing else { return }
+        waiting.append(request)
+        answerWaitingRequests(context: context)
+    }
+
+    /// Answers waiting requests in order until one must wait for a task (or none is left).
+    private func answerWaitingRequests(context: ChannelHandlerContext) {
+        while !answeringLater, !closing, let request = waiting.popFirst() {
+            var disposition: ConnectionDisposition =
+                request.head.isKeepAlive ? (request.head.version.minor == 0 ? .keepAliveHTTP10 : .keepAlive) : .close
+            let response: ServerResponse
+            if request.bodyTooLarge {
+                response = .plainText(.contentTooLarge, "request bodies are limited to \(limits.maxRequestBodyBytes) bytes")
+                disposition = .close
+            } else {
+                do {
+                    let serverRequest = try ServerRequest(head: request.head, isFromLoopback: isFromLoopback, limits: limits)
+                    guard let immediate = responder.respondImmediately(to: serverRequest) else {
+                        answerLater(serverRequest, head: request.head, disposition: disposition, context: context)
+                        return
+                    }
+                    response = immediate
+                } catch {
+                    response = error.response
+                    disposition = .close
+                }
+            }
+            write(response, toRequest: request.head, disposition: disposition, context: context)
+        }
+        if heldRead, waiting.count <= Self.maxWaitingRequests {
+            heldRead = false
+            context.read()
+        }
+    }
+
+    /// Has a task answer `request`, then writes and flushes the response and goes on with the
+    /// requests that waited behind it.
+    private func answerLater(_ request: ServerRequest, head: HTTPRequestHead, disposition: ConnectionDisposition, context: ChannelHandlerContext) {
+        answeringLater = true
+        let responder = responder
+        context.eventLoop.makeFutureWithTask {
+            await Self.answer(request, with: responder)
+        }.assumeIsolated().whenSuccess { [self] response in
+            answeringLater = false
+            guard isActive else { return }
+            write(response, toRequest: head, disposition: disposition, context: context)
+            answerWaitingRequests(context: context)
+            flushIfNeeded(context: context)
+        }
+    }
+
+    /// The responder's answer; 502 when it has none.
+    private static func answer(_ request: ServerRequest, with responder: any Responder) async -> ServerResponse {
+        do {
+            return try await responder.respond(to: request)
+        } catch {
+            return .plainText(.badGateway, error.description)
+        }
+    }
+
+    /// Writes the response (without body for `HEAD`, 204 and 304) and logs it; a response that
+    /// closes the connection is flushed and followed by a half-close, which waits for the bytes.
+    private func write(_ response: ServerResponse, toRequest head: HTTPRequestHead, disposition: ConnectionDisposition, context: ChannelHandlerContext) {
+        var response = response
+        if let file = response.body.file, !file.isUnchanged {
+            response = .plainText(.serviceUnavailable, "the file changed on disk while being served; retry", fields: [.retryAfter: "1"])
+        }
+        let stamp = dates.now()
+        let responseHead = response.http1Head(date: stamp.httpDate, connection: disposition)
+        let sentBytes: Int
+        if disposition == .close {
+            closing = true
+            waiting.removeAll()
+            let written = context.eventLoop.makePromise(of: Void.self)
+            sentBytes = context.write(response, head: responseHead, withBody: head.method != .HEAD, endPromise: written)
+            context.flush()
+            unflushed = false
+            // Closing drops bytes not yet written: half-close first, which waits for them.
+            written.futureResult.assumeIsolated().whenComplete { _ in
+                context.close(mode: .output).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            }
+        } else {
+            sentBytes = context.write(response, head: responseHead, withBody: head.method != .HEAD)
+            unflushed = true
+        }
+        accessLog?.record(
+            client: client, date: stamp.logDate,
+            requestLine: "\(head.method.rawValue) \(head.uri) HTTP/\(head.version.major).\(head.version.minor)",
+            status: response.status.code, bodyBytes: sentBytes)
+    }
+
+    private func flushIfNeeded(context: ChannelHandlerContext) {
+        guard unflushed else { return }
+        unflushed = false
+        context.flush()
+    }
+
+    /// 127.0.0.0/8, ::1 and IPv4-mapped loopback.
+    static func isLoopback(_ address: SocketAddress) -> Bool {
+        guard let ip = address.ipAddress else { return address.protocol == .unix }
+        return ip.hasPrefix("127.") || ip == "::1" || ip.hasPrefix("::ffff:127.")
+    }
+}
