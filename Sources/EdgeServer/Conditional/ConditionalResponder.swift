@@ -38,16 +38,15 @@ public struct ConditionalResponder: Responder {
         guard response.status == .ok, request.method == .get || request.method == .head else {
             return response
         }
-        let entityTag = response.headerFields[.eTag].flatMap(EntityTag.init)
-        let lastModified = response.headerFields[.lastModified].flatMap(HTTPDate.init)
-        switch Preconditions(request.headerFields).evaluate(entityTag: entityTag, lastModified: lastModified) {
+        let validators = RepresentationValidators(fields: response.headerFields)
+        switch Preconditions(request.headerFields).evaluate(validators) {
         case .notModified:
             return response.notModified()
         case .failed(let field):
             return response.preconditionFailed(field)
         case .proceed:
             guard request.method == .get else { return response }
-            return selectRange(response, for: request.headerFields, entityTag: entityTag, lastModified: lastModified)
+            return selectRange(response, for: request.headerFields, validators: validators)
         }
     }
 }

@@ -17,13 +17,10 @@ extension ServerResponse {
     /// `Vary`, `Date`, `Expires`, `Content-Location` and the non-representation fields (CORS,
     /// `X-Cache`, `Age`); drops the body's fields, and `Last-Modified` when an `ETag` is present.
     func notModified() -> ServerResponse {
-        var fields = headerFields
-        for name in Self.representationFields {
-            fields[name] = nil
-        }
-        if fields[.eTag] != nil {
-            fields[.lastModified] = nil
-        }
+        let hasEntityTag = headerFields.contains(.eTag)
+        let fields = headerFields(dropping: { name in
+            Self.representationFields.contains(name) || (hasEntityTag && name == .lastModified)
+        })
         return ServerResponse(status: .notModified, headerFields: fields)
     }
 
@@ -62,10 +59,16 @@ extension ServerResponse {
 
     /// The fields an error response replacing this 200 keeps (CORS, `Vary`, `X-Cache`, …).
     private var errorFields: HTTPFields {
-        var fields = headerFields
-        for name in Self.representationAndCachingFields {
-            fields[name] = nil
+        headerFields(dropping: Self.representationAndCachingFields.contains)
+    }
+
+    /// The header fields except those `drop` names, copied in one pass.
+    private func headerFields(dropping drop: (HTTPField.Name) -> Bool) -> HTTPFields {
+        var kept = HTTPFields()
+        kept.reserveCapacity(headerFields.count)
+        for field in headerFields where !drop(field.name) {
+            kept.append(field)
         }
-        return fields
+        return kept
     }
 }
