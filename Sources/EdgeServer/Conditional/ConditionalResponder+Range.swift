@@ -13,9 +13,9 @@ extension ConditionalResponder {
     ///   site reads, and overlapping or many small ranges are a known amplification vector. RFC 9110
     ///   §14.2 lets a server ignore `Range`; serving only the first range would be wrong.
     func selectRange(_ response: ServerResponse, for fields: HTTPFields, validators: RepresentationValidators) -> ServerResponse {
-        guard let range = fields[.range].flatMap(RangeRequest.init), range.ranges.count == 1,
+        guard let range = fields.value(of: .range).flatMap(RangeRequest.init), range.ranges.count == 1,
             response.body.readableBytes > 0,
-            fields[.ifRange].map({ Self.ifRangeHolds($0, validators) }) ?? true
+            fields.value(of: .ifRange).map({ Self.ifRangeHolds($0, validators) }) ?? true
         else { return response }
         let length = response.body.readableBytes
         guard let selected = range.ranges[0].resolved(forLength: length) else {

@@ -8,8 +8,8 @@ struct RepresentationValidators {
     let fields: HTTPFields
 
     /// The representation's entity tag, nil when it has none or it is malformed.
-    var entityTag: EntityTag? { fields[.eTag].flatMap(EntityTag.init) }
+    var entityTag: EntityTag? { fields.value(of: .eTag).flatMap(EntityTag.init) }
 
     /// The representation's modification date, nil when it has none or it is malformed.
-    var lastModified: HTTPDate? { fields[.lastModified].flatMap(HTTPDate.init) }
+    var lastModified: HTTPDate? { fields.value(of: .lastModified).flatMap(HTTPDate.init) }
 }

@@ -8,6 +8,13 @@ extension ServerResponse {
         .contentType, .contentEncoding, .contentLength, .contentLanguage, .contentRange, .contentDisposition,
     ]
 
+    /// Whether `name` is one of ``representationFields``. They all start with `content-`, which
+    /// most names do not, so the list is searched only for those that do (a 304 answers every
+    /// revalidation, so this runs for each field of each one).
+    private static func isRepresentationField(_ name: HTTPField.Name) -> Bool {
+        name.canonicalName.utf8.starts(with: "content-".utf8) && representationFields.contains(name)
+    }
+
     /// Header fields an error that replaces this 200 must not inherit: the body's fields, its
     /// validators, and its freshness (a 412 or 416 with `max-age` would be stored by caches).
     private static let representationAndCachingFields: [HTTPField.Name] =
@@ -19,7 +26,7 @@ extension ServerResponse {
     func notModified() -> ServerResponse {
         let hasEntityTag = headerFields.contains(.eTag)
         let fields = headerFields(dropping: { name in
-            Self.representationFields.contains(name) || (hasEntityTag && name == .lastModified)
+            Self.isRepresentationField(name) || (hasEntityTag && name == .lastModified)
         })
         return ServerResponse(status: .notModified, headerFields: fields)
     }
