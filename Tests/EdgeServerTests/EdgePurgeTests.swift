@@ -5,12 +5,6 @@ import Testing
 
 /// serving.md §3 item 32: `POST /__edge/purge` and the automatic purge when the site is republished.
 @Suite struct EdgePurgeTests {
-    func purge(_ fixture: EdgeFixture, query: String? = nil, method: HTTPRequest.Method = .post, loopback: Bool = true) async -> ServerResponse {
-        await fixture.edge.respond(
-            to: ServerRequest(method: method, path: EdgeCache.purgePath, query: query, isFromLoopback: loopback)
-        )
-    }
-
     /// Stores `/manifest.json`, `/manifest.json?x=1` and `/bundles/a.bundle`.
     func filledFixture() async -> EdgeFixture {
         let fixture = EdgeFixture(cacheControl: "max-age=600")
@@ -23,7 +17,7 @@ import Testing
     @Test(arguments: ["path=/manifest.json", "path=%2Fmanifest.json", "path=%2fmanifest%2Ejson"])
     func purgesOnePathWithEveryQuery(query: String) async {
         let fixture = await filledFixture()
-        let response = await purge(fixture, query: query)
+        let response = await fixture.purge(query: query)
         #expect(response.status == .ok)
         #expect(response.text == "200 OK: purged 2 entries\n")
         #expect(response.headerFields[.cacheControl] == "no-store")
@@ -35,20 +29,20 @@ import Testing
 
     @Test func purgesEverythingWithoutAQuery() async {
         let fixture = await filledFixture()
-        #expect(await purge(fixture).text == "200 OK: purged 3 entries\n")
+        #expect(await fixture.purge().text == "200 OK: purged 3 entries\n")
         #expect(await fixture.get(path: "/bundles/a.bundle").xCache == "MISS")
-        #expect(await purge(fixture, query: "path=/bundles/a.bundle").text == "200 OK: purged 1 entry\n")
-        #expect(await purge(fixture).text == "200 OK: purged 0 entries\n")
+        #expect(await fixture.purge(query: "path=/bundles/a.bundle").text == "200 OK: purged 1 entry\n")
+        #expect(await fixture.purge().text == "200 OK: purged 0 entries\n")
     }
 
     @Test func refusesOtherPeersMethodsAndQueries() async {
         let fixture = await filledFixture()
-        #expect(await purge(fixture, loopback: false).status == .forbidden)
-        let get = await purge(fixture, method: .get)
+        #expect(await fixture.purge(loopback: false).status == .forbidden)
+        let get = await fixture.purge(method: .get)
         #expect(get.status == .methodNotAllowed)
         #expect(get.headerFields[.allow] == "POST")
         for query in ["pth=/manifest.json", "path=manifest.json", "path=%zz", "path=/a&path=/b"] {
-            let response = await purge(fixture, query: query)
+            let response = await fixture.purge(query: query)
             #expect(response.status == .badRequest, "\(query)")
             #expect(response.text.hasPrefix("400 Bad Request: "), "\(query)")
         }
@@ -63,7 +57,7 @@ import Testing
         while await fixture.originRequests < 1 {
             await Task.yield()
         }
-        _ = await purge(fixture)
+        _ = await fixture.purge()
         await fixture.origin.open()
         #expect(await racing.cacheStatus == "edge; fwd=uri-miss; detail=purged")
         #expect(await fixture.get().xCache == "MISS")

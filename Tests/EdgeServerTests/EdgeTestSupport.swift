@@ -102,6 +102,18 @@ struct EdgeFixture {
         await edge.respond(to: request(method, fields, path: path, query: query))
     }
 
+    /// The edge's fast path for the same request ``get(_:path:query:method:)`` sends.
+    func immediately(
+        _ fields: HTTPFields = [:], path: String = "/manifest.json", query: String? = nil, method: HTTPRequest.Method = .get
+    ) -> ServerResponse? {
+        edge.respondImmediately(to: request(method, fields, path: path, query: query))
+    }
+
+    /// Sends a request to the purge endpoint (`POST` from loopback unless told otherwise).
+    func purge(query: String? = nil, method: HTTPRequest.Method = .post, loopback: Bool = true) async -> ServerResponse {
+        await edge.respond(to: ServerRequest(method: method, path: EdgeCache.purgePath, query: query, isFromLoopback: loopback))
+    }
+
     /// Stores `/manifest.json`, lets `change` alter the origin, lets `seconds` pass, and asks again.
     func requestAgain(after seconds: Double, changing change: (ScriptedOrigin) async -> Void = { _ in }) async -> ServerResponse {
         _ = await get()

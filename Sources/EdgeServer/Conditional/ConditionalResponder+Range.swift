@@ -12,12 +12,10 @@ extension ConditionalResponder {
     ///   answering them with `multipart/byteranges` would add a body format no client of a bundle
     ///   site reads, and overlapping or many small ranges are a known amplification vector. RFC 9110
     ///   §14.2 lets a server ignore `Range`; serving only the first range would be wrong.
-    func selectRange(
-        _ response: ServerResponse, for fields: HTTPFields, entityTag: EntityTag?, lastModified: HTTPDate?
-    ) -> ServerResponse {
-        guard let range = fields[.range].flatMap(RangeRequest.init), range.ranges.count == 1,
+    func selectRange(_ response: ServerResponse, for fields: HTTPFields, validators: RepresentationValidators) -> ServerResponse {
+        guard let range = fields.value(of: .range).flatMap(RangeRequest.init), range.ranges.count == 1,
             response.body.readableBytes > 0,
-            fields[.ifRange].map({ Self.ifRangeHolds($0, entityTag: entityTag, lastModified: lastModified) }) ?? true
+            fields.value(of: .ifRange).map({ Self.ifRangeHolds($0, validators) }) ?? true
         else { return response }
         let length = response.body.readableBytes
         guard let selected = range.ranges[0].resolved(forLength: length) else {
@@ -28,12 +26,12 @@ extension ConditionalResponder {
 
     /// `If-Range` holds when it carries an entity tag that strongly matches the current one, or
     /// an HTTP-date exactly equal to `Last-Modified`. A weak tag or anything else fails.
-    static func ifRangeHolds(_ value: String, entityTag: EntityTag?, lastModified: HTTPDate?) -> Bool {
+    static func ifRangeHolds(_ value: String, _ validators: RepresentationValidators) -> Bool {
         if let tag = EntityTag(value) {
-            return entityTag.map(tag.matchesStrongly) ?? false
+            return validators.entityTag.map(tag.matchesStrongly) ?? false
         }
         if let date = HTTPDate(value) {
-            return date == lastModified
+            return date == validators.lastModified
         }
         return false
     }

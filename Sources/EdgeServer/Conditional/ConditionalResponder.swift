@@ -20,23 +20,33 @@ public struct ConditionalResponder: Responder {
         self.next = next
     }
 
+    /// Answers from the inner layer's fast path, with the request's preconditions and range
+    /// applied; nil when the inner layer declines.
+    public func respondImmediately(to request: ServerRequest) -> ServerResponse? {
+        next.respondImmediately(to: request).map { evaluate(request, against: $0) }
+    }
+
     /// Answers the request through the inner layer, then applies the request's preconditions
     /// and range to a `200 OK` response to `GET` or `HEAD`.
     public func respond(to request: ServerRequest) async throws(OriginUnavailable) -> ServerResponse {
-        let response = try await next.respond(to: request)
+        evaluate(request, against: try await next.respond(to: request))
+    }
+
+    /// The response to `request` given the inner layer's `response`: 304, 412, 206 or 416 when
+    /// the request's fields ask for them, else `response` itself.
+    func evaluate(_ request: ServerRequest, against response: ServerResponse) -> ServerResponse {
         guard response.status == .ok, request.method == .get || request.method == .head else {
             return response
         }
-        let entityTag = response.headerFields[.eTag].flatMap(EntityTag.init)
-        let lastModified = response.headerFields[.lastModified].flatMap(HTTPDate.init)
-        switch Preconditions(request.headerFields).evaluate(entityTag: entityTag, lastModified: lastModified) {
+        let validators = RepresentationValidators(fields: response.headerFields)
+        switch Preconditions(request.headerFields).evaluate(validators) {
         case .notModified:
             return response.notModified()
         case .failed(let field):
             return response.preconditionFailed(field)
         case .proceed:
             guard request.method == .get else { return response }
-            return selectRange(response, for: request.headerFields, entityTag: entityTag, lastModified: lastModified)
+            return selectRange(response, for: request.headerFields, validators: validators)
         }
     }
 }

@@ -12,12 +12,13 @@ public enum EntityTagCondition: Hashable, Sendable {
     /// garbled `If-None-Match` then yields the full response (never a wrong 304) and a garbled
     /// `If-Match` yields 412 (never an update the client did not intend).
     public init(_ fieldValue: some StringProtocol) {
-        var scanner = FieldValueScanner(fieldValue)
+        let start = FieldValueScanner(fieldValue)
+        var scanner = start
         if scanner.consume(UInt8(ascii: "*")), scanner.isAtEnd {
             self = .any
             return
         }
-        scanner = FieldValueScanner(fieldValue)
+        scanner = start
         var tags: [EntityTag] = []
         while scanner.beginElement() {
             guard let tag = EntityTag(scanning: &scanner), scanner.endElement() else {

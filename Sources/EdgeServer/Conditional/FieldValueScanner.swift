@@ -38,14 +38,15 @@ struct FieldValueScanner {
 
     /// Consumes `literal` if it comes next, comparing ASCII letters case-sensitively unless told otherwise.
     mutating func consume(_ literal: String, caseInsensitive: Bool = false) -> Bool {
-        let expected = Array(literal.utf8)
-        guard bytes.count - index >= expected.count else { return false }
-        for (offset, byte) in expected.enumerated() {
-            let actual = bytes[index + offset]
-            let same = caseInsensitive ? Self.lowercased(actual) == Self.lowercased(byte) : actual == byte
+        var position = index
+        for expected in literal.utf8 {
+            guard position < bytes.count else { return false }
+            let actual = bytes[position]
+            let same = caseInsensitive ? Self.lowercased(actual) == Self.lowercased(expected) : actual == expected
             guard same else { return false }
+            position += 1
         }
-        index += expected.count
+        index = position
         return true
     }
 

@@ -8,6 +8,13 @@ extension ServerResponse {
         .contentType, .contentEncoding, .contentLength, .contentLanguage, .contentRange, .contentDisposition,
     ]
 
+    /// Whether `name` is one of ``representationFields``. They all start with `content-`, which
+    /// most names do not, so the list is searched only for those that do (a 304 answers every
+    /// revalidation, so this runs for each field of each one).
+    private static func isRepresentationField(_ name: HTTPField.Name) -> Bool {
+        name.canonicalName.utf8.starts(with: "content-".utf8) && representationFields.contains(name)
+    }
+
     /// Header fields an error that replaces this 200 must not inherit: the body's fields, its
     /// validators, and its freshness (a 412 or 416 with `max-age` would be stored by caches).
     private static let representationAndCachingFields: [HTTPField.Name] =
@@ -17,13 +24,10 @@ extension ServerResponse {
     /// `Vary`, `Date`, `Expires`, `Content-Location` and the non-representation fields (CORS,
     /// `X-Cache`, `Age`); drops the body's fields, and `Last-Modified` when an `ETag` is present.
     func notModified() -> ServerResponse {
-        var fields = headerFields
-        for name in Self.representationFields {
-            fields[name] = nil
-        }
-        if fields[.eTag] != nil {
-            fields[.lastModified] = nil
-        }
+        let hasEntityTag = headerFields.contains(.eTag)
+        let fields = headerFields(dropping: { name in
+            Self.isRepresentationField(name) || (hasEntityTag && name == .lastModified)
+        })
         return ServerResponse(status: .notModified, headerFields: fields)
     }
 
@@ -59,10 +63,16 @@ extension ServerResponse {
 
     /// The fields an error response replacing this 200 keeps (CORS, `Vary`, `X-Cache`, …).
     private var errorFields: HTTPFields {
-        var fields = headerFields
-        for name in Self.representationAndCachingFields {
-            fields[name] = nil
+        headerFields(dropping: Self.representationAndCachingFields.contains)
+    }
+
+    /// The header fields except those `drop` names, copied in one pass.
+    private func headerFields(dropping drop: (HTTPField.Name) -> Bool) -> HTTPFields {
+        var kept = HTTPFields()
+        kept.reserveCapacity(headerFields.count)
+        for field in headerFields where !drop(field.name) {
+            kept.append(field)
         }
-        return fields
+        return kept
     }
 }

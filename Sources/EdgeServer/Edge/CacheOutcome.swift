@@ -33,23 +33,28 @@ struct CacheOutcome: Equatable, Sendable {
 
     /// The `Cache-Status` entry, for example `edge; fwd=uri-miss; stored` or `edge; hit; ttl=42`.
     var cacheStatus: String {
-        var parameters = [Self.cacheName]
-        if hit { parameters.append("hit") }
-        if let forwardReason { parameters.append("fwd=\(forwardReason)") }
-        if let forwardStatus { parameters.append("fwd-status=\(forwardStatus)") }
-        if let timeToLive { parameters.append("ttl=\(timeToLive)") }
-        if stored { parameters.append("stored") }
-        if let detail { parameters.append("detail=\(detail)") }
-        return parameters.joined(separator: "; ")
+        var entry = Self.cacheName
+        if hit { entry += "; hit" }
+        if let forwardReason { entry += "; fwd=" + forwardReason }
+        if let forwardStatus { entry += "; fwd-status=" + String(forwardStatus) }
+        if let timeToLive { entry += "; ttl=" + String(timeToLive) }
+        if stored { entry += "; stored" }
+        if let detail { entry += "; detail=" + detail }
+        return entry
+    }
+
+    /// The `Cache-Status` value: this cache's entry after those an upstream cache sent (RFC 9211
+    /// §2: the last member is the cache closest to the client).
+    func cacheStatus(after upstream: String?) -> String {
+        upstream.map { $0 + ", " + cacheStatus } ?? cacheStatus
     }
 
     /// Labels `response`: sets `X-Cache` and appends this cache's `Cache-Status` entry to any an
-    /// upstream cache sent (RFC 9211 §2: the last member is the cache closest to the client).
+    /// upstream cache sent.
     func label(_ response: ServerResponse) -> ServerResponse {
         var labelled = response
         labelled.headerFields[.xCache] = label.rawValue
-        let upstream = labelled.headerFields[.cacheStatus]
-        labelled.headerFields[.cacheStatus] = upstream.map { $0 + ", " + cacheStatus } ?? cacheStatus
+        labelled.headerFields[.cacheStatus] = cacheStatus(after: response.headerFields[.cacheStatus])
         return labelled
     }
 }

@@ -18,19 +18,7 @@ extension EdgeCache {
         } catch {
             return .plainText(.badRequest, "\(error.message).")
         }
-        let removed = purge(target)
+        let removed = state.withLockedValue { $0.purge(target) }
         return .plainText(.ok, "purged \(removed) \(removed == 1 ? "entry" : "entries")")
-    }
-
-    /// Removes the stored responses `target` names and returns how many there were.
-    @discardableResult
-    func purge(_ target: PurgeTarget) -> Int {
-        generation += 1
-        switch target {
-        case .all:
-            return store.removeAll()
-        case .path(let path):
-            return store.removeAll(path: path)
-        }
     }
 }

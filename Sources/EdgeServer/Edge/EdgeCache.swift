@@ -1,4 +1,5 @@
 import HTTPTypes
+import NIOConcurrencyHelpers
 
 /// The simulated CDN edge: a shared HTTP cache (RFC 9111) in front of the origin.
 ///
@@ -17,73 +18,106 @@ import HTTPTypes
 ///
 /// `POST /__edge/purge` (loopback only) removes one path (`?path=/bundles/manifest.json`) or
 /// everything; a change of ``EdgeConfiguration/watchedFile`` purges everything, as a deploy does.
-public actor EdgeCache: Responder {
+///
+/// ``respondImmediately(to:)`` answers what needs no origin: a fresh stored response (`HIT`), the
+/// purge endpoint, after the site-change check. Everything else (a miss, a stale or `no-cache`
+/// response, other methods) waits for ``respond(to:)``. The edge's state sits behind one lock
+/// (see ``State``), held only for in-memory work, so event-loop threads answer hits side by side.
+public final class EdgeCache: Responder {
     /// The path of the purge endpoint.
     public static let purgePath = "/__edge/purge"
 
+    /// What the edge does with a request, decided from its state without waiting.
+    private enum Route {
+        /// Send this response: a hit, or the purge endpoint's answer.
+        case answer(ServerResponse)
+        /// Forward a request the edge does not cache (other methods).
+        case passThrough
+        /// Nothing is stored for the request: fetch it (`uri-miss` or `vary-miss`).
+        case fetch(CacheKey, reason: String)
+        /// The stored response is stale or needs validation.
+        case validate(StoredResponse, CacheKey)
+    }
+
     private let origin: ConditionalResponder
     private let clock: EdgeClock
-    private var monitor: SiteChangeMonitor?
-    /// The stored responses (the purge extension empties it).
-    var store: EdgeStore
-    /// Counts purges: a response requested before a purge is not stored after it, so a fetch that
-    /// raced a republish cannot put the old site back.
-    var generation: UInt64 = 0
-    /// The running background refreshes, by the id of the stale response they refresh.
-    private var refreshes: [UInt64: Task<Void, Never>] = [:]
+    /// The stored responses, the purge generation, the running refreshes and the site monitor.
+    let state: NIOLockedValueBox<State>
 
     /// Creates an empty edge in front of `origin`.
     public init(origin: any Responder, configuration: EdgeConfiguration = EdgeConfiguration()) {
         self.origin = ConditionalResponder(wrapping: origin)
         clock = configuration.clock
-        store = EdgeStore(capacity: configuration.maxStoredBytes)
-        monitor = configuration.watchedFile.map { SiteChangeMonitor(watching: $0) }
+        state = NIOLockedValueBox(
+            State(
+                store: EdgeStore(capacity: configuration.maxStoredBytes),
+                monitor: configuration.watchedFile.map { SiteChangeMonitor(watching: $0) }
+            )
+        )
+    }
+
+    /// Answers a fresh stored response (`HIT`) or a purge request; nil for anything that needs
+    /// the origin.
+    public func respondImmediately(to request: ServerRequest) -> ServerResponse? {
+        guard case .answer(let response) = route(request, at: clock.now()) else { return nil }
+        return response
     }
 
     /// Answers from the store or the origin; never throws (an unreachable origin gives 504 or a
     /// stale response).
     public func respond(to request: ServerRequest) async -> ServerResponse {
         let now = clock.now()
-        if monitor?.siteChanged(at: now) == true {
-            purge(.all)
-        }
-        if request.path == Self.purgePath {
-            return respondToPurge(request)
-        }
-        guard request.method == .get || request.method == .head else {
+        switch route(request, at: now) {
+        case .answer(let response):
+            return response
+        case .passThrough:
             return await passThrough(request)
-        }
-        let key = CacheKey(request)
-        switch store.lookup(key, request: request.headerFields) {
-        case .uriMiss:
-            return await fetch(request, key: key, reason: "uri-miss")
-        case .varyMiss:
-            return await fetch(request, key: key, reason: "vary-miss")
-        case .found(let stored):
-            return await serve(stored, for: request, key: key, at: now)
+        case .fetch(let key, let reason):
+            return await fetch(request, key: key, reason: reason)
+        case .validate(let stored, let key):
+            return await serveStale(stored, for: request, key: key, at: now)
         }
     }
 
     /// Waits until every background refresh has finished (for tests, and for an orderly shutdown).
     public func waitForBackgroundRefreshes() async {
-        while let refresh = refreshes.values.first {
+        while let refresh = state.withLockedValue({ $0.refreshes.values.first }) {
             await refresh.value
         }
     }
 
     // MARK: Serving
 
-    /// Serves a stored response: fresh → `HIT`; stale inside `stale-while-revalidate` → `STALE`
-    /// and a background refresh; otherwise revalidate first. `no-cache` always revalidates.
-    private func serve(_ stored: StoredResponse, for request: ServerRequest, key: CacheKey, at now: Double) async -> ServerResponse {
-        let timeToLive = stored.timeToLive(at: now)
-        if timeToLive > 0, !stored.directives.noCache {
-            let outcome = CacheOutcome(label: .hit, hit: true, timeToLive: Int(timeToLive.rounded(.down)))
-            return outcome.label(stored.served(at: now))
+    /// Checks for a redeploy, then: the purge endpoint answers at once; other methods pass
+    /// through; a `GET` or `HEAD` is a `HIT` when a fresh response is stored (and `no-cache` does
+    /// not forbid using it), else it needs the origin.
+    private func route(_ request: ServerRequest, at now: Double) -> Route {
+        state.withLockedValue { $0.purgeIfSiteChanged(at: now) }
+        if request.path == Self.purgePath {
+            return .answer(respondToPurge(request))
         }
-        if stored.directives.mayServeWhileRevalidating(staleness: -timeToLive) {
+        guard request.method == .get || request.method == .head else {
+            return .passThrough
+        }
+        let key = CacheKey(request)
+        switch state.withLockedValue({ $0.store.lookup(key, request: request.headerFields) }) {
+        case .uriMiss:
+            return .fetch(key, reason: "uri-miss")
+        case .varyMiss:
+            return .fetch(key, reason: "vary-miss")
+        case .found(let stored):
+            let timeToLive = stored.timeToLive(at: now)
+            guard timeToLive > 0, !stored.directives.noCache else { return .validate(stored, key) }
+            return .answer(stored.served(at: now, as: CacheOutcome(label: .hit, hit: true, timeToLive: Int(timeToLive.rounded(.down)))))
+        }
+    }
+
+    /// Serves a stored response that is not fresh: inside `stale-while-revalidate` → `STALE` and
+    /// a background refresh; otherwise (and always under `no-cache`) revalidate first.
+    private func serveStale(_ stored: StoredResponse, for request: ServerRequest, key: CacheKey, at now: Double) async -> ServerResponse {
+        if stored.directives.mayServeWhileRevalidating(staleness: -stored.timeToLive(at: now)) {
             refreshInBackground(stored, for: request, key: key)
-            return CacheOutcome(label: .stale, hit: true, forwardReason: "stale").label(stored.served(at: now))
+            return stored.served(at: now, as: CacheOutcome(label: .stale, hit: true, forwardReason: "stale"))
         }
         return await revalidate(stored, for: request, key: key)
     }
@@ -91,7 +125,7 @@ public actor EdgeCache: Responder {
     /// Forwards a request nothing is stored for and stores the response when allowed.
     private func fetch(_ request: ServerRequest, key: CacheKey, reason: String) async -> ServerResponse {
         let requestTime = clock.now()
-        let generation = generation
+        let generation = state.withLockedValue { $0.generation }
         let response: ServerResponse
         do {
             response = try await origin.respond(to: Self.forwarded(request))
@@ -107,7 +141,7 @@ public actor EdgeCache: Responder {
     /// replace it (`EXPIRED`); origin down or 5xx → serve stale if allowed, else 504 or the 5xx.
     private func revalidate(_ stored: StoredResponse, for request: ServerRequest, key: CacheKey) async -> ServerResponse {
         let requestTime = clock.now()
-        let generation = generation
+        let generation = state.withLockedValue { $0.generation }
         var conditional = Self.forwarded(request)
         conditional.headerFields.append(contentsOf: stored.validatorFields)
         let response: ServerResponse
@@ -121,11 +155,12 @@ public actor EdgeCache: Responder {
         if response.status == .notModified {
             var freshened = stored
             freshened.freshen(with: response, requestTime: requestTime, responseTime: responseTime)
-            if generation == self.generation {
-                _ = store.update(stored.id, under: key) { $0 = freshened }
+            state.withLockedValue { state in
+                if generation == state.generation {
+                    _ = state.store.update(stored.id, under: key) { $0 = freshened }
+                }
             }
-            let outcome = CacheOutcome(label: .revalidated, forwardReason: "stale", forwardStatus: 304)
-            return outcome.label(freshened.served(at: responseTime))
+            return freshened.served(at: responseTime, as: CacheOutcome(label: .revalidated, forwardReason: "stale", forwardStatus: 304))
         }
         if response.status.kind == .serverError, let stale = staleOnError(stored, forwardStatus: response.status.code) {
             return stale
@@ -139,20 +174,26 @@ public actor EdgeCache: Responder {
         let now = clock.now()
         guard stored.directives.mayServeOnError(staleness: -stored.timeToLive(at: now)) else { return nil }
         let outcome = CacheOutcome(label: .stale, hit: true, forwardReason: "stale", forwardStatus: forwardStatus, detail: "origin-error")
-        return outcome.label(stored.served(at: now))
+        return stored.served(at: now, as: outcome)
     }
 
     /// Starts revalidating `stored` unless a refresh of it is already running (one per response).
+    ///
+    /// The task is created and registered in one critical section: the check and the insert
+    /// cannot interleave with another request's, and the task's own removal (which takes the lock)
+    /// cannot run before its registration.
     private func refreshInBackground(_ stored: StoredResponse, for request: ServerRequest, key: CacheKey) {
-        guard refreshes[stored.id] == nil else { return }
-        refreshes[stored.id] = Task {
-            await self.refresh(stored, for: request, key: key)
+        state.withLockedValue { state in
+            guard state.refreshes[stored.id] == nil else { return }
+            state.refreshes[stored.id] = Task {
+                await self.refresh(stored, for: request, key: key)
+            }
         }
     }
 
     private func refresh(_ stored: StoredResponse, for request: ServerRequest, key: CacheKey) async {
         _ = await revalidate(stored, for: request, key: key)
-        refreshes[stored.id] = nil
+        state.withLockedValue { _ = $0.refreshes.removeValue(forKey: stored.id) }
     }
 
     /// Forwards a request with a method the edge does not cache (`BYPASS`). A non-error answer to
@@ -166,7 +207,7 @@ public actor EdgeCache: Responder {
             return Self.gatewayTimeout(error, outcome)
         }
         if !Self.safeMethods.contains(request.method), response.status.code < 400 {
-            store.remove(CacheKey(request))
+            state.withLockedValue { $0.store.remove(CacheKey(request)) }
         }
         return outcome.label(response)
     }
@@ -176,23 +217,32 @@ public actor EdgeCache: Responder {
     /// Stores `response` (replacing the response `replacing` names) when RFC 9111 §3 allows it,
     /// it fits, and no purge happened since it was requested; a stale response it does not
     /// replace is dropped.
+    ///
+    /// The generation check and the insert happen in one critical section, so a purge either
+    /// comes before both (nothing is stored) or after both (it removes what was stored). Two
+    /// requests that admit the same variant leave one response: the later insert replaces it.
     private func admit(
         _ response: ServerResponse, for request: ServerRequest, key: CacheKey, requestTime: Double, generation: UInt64,
         replacing: UInt64? = nil
     ) -> Admission {
-        var admission = Admission(response, directives: CacheDirectives(response.headerFields), request: request)
-        if admission == .store {
-            let stored = StoredResponse(response, for: request.headerFields, requestTime: requestTime, responseTime: clock.now())
-            if let stored, store.canHold(stored), generation == self.generation {
-                store.insert(stored, under: key, for: request.headerFields, replacing: replacing)
+        let admission = Admission(response, directives: CacheDirectives(response.headerFields), request: request)
+        guard admission == .store else {
+            if let replacing {
+                state.withLockedValue { $0.store.remove(key, id: replacing) }
+            }
+            return admission
+        }
+        let stored = StoredResponse(response, for: request.headerFields, requestTime: requestTime, responseTime: clock.now())
+        return state.withLockedValue { state in
+            if let stored, state.store.canHold(stored), generation == state.generation {
+                state.store.insert(stored, under: key, for: request.headerFields, replacing: replacing)
                 return .store
             }
-            admission = .skip(detail: stored == nil ? "vary-star" : generation == self.generation ? "too-large" : "purged")
+            if let replacing {
+                state.store.remove(key, id: replacing)
+            }
+            return .skip(detail: stored == nil ? "vary-star" : generation == state.generation ? "too-large" : "purged")
         }
-        if let replacing {
-            store.remove(key, id: replacing)
-        }
-        return admission
     }
 
     /// Methods that do not change the resource (RFC 9110 §9.2.1).

@@ -2,23 +2,35 @@ import HTTPTypes
 
 /// One response in the edge's store, with what RFC 9111 §4.2 needs to compute its freshness
 /// and age: when it was requested and received, and its `Date` and `Age` values.
+///
+/// Everything a hit needs is parsed once, when the response is stored or freshened (directives,
+/// `Date`, the freshness lifetime), so serving a hit is arithmetic and three appended fields.
 struct StoredResponse: Sendable {
     /// Identifies this stored response across suspensions (set by ``EdgeStore``).
     var id: UInt64 = 0
-    /// The response as received from the origin, without `Age` (recomputed when served).
+    /// The response as received from the origin, without the fields the edge sets each time it
+    /// serves it: `Age`, `X-Cache` and `Cache-Status`.
     private(set) var response: ServerResponse
+    /// The `Cache-Status` entries of caches upstream, which the edge's entry follows.
+    private var upstreamCacheStatus: String?
     /// The secondary key (the `Vary`'d request fields).
     let selecting: SelectingHeaders
     private(set) var directives: CacheDirectives
+    /// `s-maxage`, else `max-age`, else `Expires` − `Date` (RFC 9111 §4.2.1). Without any of them
+    /// the lifetime is 0: heuristic freshness is off, so results stay deterministic.
+    private var freshnessLifetime: Double = 0
     /// When the request that produced (or last validated) the response was sent.
     private var requestTime: Double
     /// When that response arrived.
     private var responseTime: Double
     /// The `Age` value the origin sent, 0 without one.
     private var ageValue: Double
+    /// The `Date` value, when the response has a valid one.
+    private var dateValue: Double?
     /// Bytes counted against the store's bound: the body plus header names and values.
     var cost: Int {
-        response.body.readableBytes + response.headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count }
+        response.body.readableBytes + (upstreamCacheStatus?.utf8.count ?? 0)
+            + response.headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count }
     }
 
     /// Wraps a response received at `responseTime` for a request sent at `requestTime`, or
@@ -27,28 +39,22 @@ struct StoredResponse: Sendable {
         guard let selecting = SelectingHeaders(vary: response.headerFields[.vary], request: request) else { return nil }
         self.selecting = selecting
         self.response = response
-        self.directives = CacheDirectives(response.headerFields)
         self.requestTime = requestTime
         self.responseTime = responseTime
-        self.ageValue = Self.ageValue(of: response.headerFields)
-        self.response.headerFields[.age] = nil
+        ageValue = Self.ageValue(of: response.headerFields)
+        directives = CacheDirectives(response.headerFields)
+        keep(response.headerFields)
     }
 
-    /// The stored headers and body, with `Age` set for `now`.
-    func served(at now: Double) -> ServerResponse {
-        var copy = response
-        copy.headerFields[.age] = String(Int(min(currentAge(at: now), 2_147_483_648)))
-        return copy
-    }
-
-    /// `s-maxage`, else `max-age`, else `Expires` − `Date` (RFC 9111 §4.2.1). Without any of them
-    /// the lifetime is 0: heuristic freshness is off, so results stay deterministic.
-    var freshnessLifetime: Double {
-        if let sharedMaxAge = directives.sharedMaxAge { return Double(sharedMaxAge) }
-        if let maxAge = directives.maxAge { return Double(maxAge) }
-        guard let expires = response.headerFields[.expires] else { return 0 }
-        guard let expiry = HTTPDate(expires) else { return 0 }
-        return max(0, Double(expiry.secondsSince1970) - (dateValue ?? responseTime))
+    /// The stored headers and body labelled with `outcome` (`X-Cache`, `Cache-Status`), with
+    /// `Age` set for `now`.
+    func served(at now: Double, as outcome: CacheOutcome) -> ServerResponse {
+        var served = response
+        served.headerFields.reserveCapacity(response.headerFields.count + 3)
+        served.headerFields.append(HTTPField(name: .age, value: String(Int(min(currentAge(at: now), 2_147_483_648)))))
+        served.headerFields.append(HTTPField(name: .xCache, value: outcome.label.rawValue))
+        served.headerFields.append(HTTPField(name: .cacheStatus, value: outcome.cacheStatus(after: upstreamCacheStatus)))
+        return served
     }
 
     /// `current_age` of RFC 9111 §4.2.3.
@@ -82,15 +88,33 @@ struct StoredResponse: Sendable {
         for name in Set(notModified.headerFields.map(\.name)) where name != .contentLength && name != .age {
             fields[values: name] = notModified.headerFields[values: name]
         }
-        response.headerFields = fields
         directives = CacheDirectives(fields)
         self.requestTime = requestTime
         self.responseTime = responseTime
         ageValue = Self.ageValue(of: notModified.headerFields)
+        keep(fields)
     }
 
-    private var dateValue: Double? {
-        response.headerFields[.date].flatMap(HTTPDate.init).map { Double($0.secondsSince1970) }
+    /// Stores `fields` without the edge's own fields (a `Cache-Status` among them becomes the
+    /// upstream entries; without one, the previous upstream entries stay), then parses what
+    /// freshness needs from them. Runs after `directives`, `requestTime` and `responseTime` are set.
+    private mutating func keep(_ fields: HTTPFields) {
+        upstreamCacheStatus = fields[.cacheStatus] ?? upstreamCacheStatus
+        var kept = HTTPFields()
+        kept.reserveCapacity(fields.count)
+        for field in fields where field.name != .age && field.name != .xCache && field.name != .cacheStatus {
+            kept.append(field)
+        }
+        response.headerFields = kept
+        dateValue = kept[.date].flatMap(HTTPDate.init).map { Double($0.secondsSince1970) }
+        freshnessLifetime = Self.freshnessLifetime(directives, expires: kept[.expires], date: dateValue ?? responseTime)
+    }
+
+    private static func freshnessLifetime(_ directives: CacheDirectives, expires: String?, date: Double) -> Double {
+        if let sharedMaxAge = directives.sharedMaxAge { return Double(sharedMaxAge) }
+        if let maxAge = directives.maxAge { return Double(maxAge) }
+        guard let expiry = expires.flatMap(HTTPDate.init) else { return 0 }
+        return max(0, Double(expiry.secondsSince1970) - date)
     }
 
     private static func ageValue(of fields: HTTPFields) -> Double {

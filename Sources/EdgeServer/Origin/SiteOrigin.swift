@@ -45,10 +45,19 @@ public struct SiteOrigin: Responder {
         loader = ResourceLoader(root: root, policy: policy, maxFileBytes: maxFileBytes)
     }
 
-    public func respond(to request: ServerRequest) async -> ServerResponse {
+    /// Answers from memory: a cached file whose files are unchanged on disk (one or two `stat`
+    /// calls), `OPTIONS` and 405. Returns nil when the file must be read first.
+    public func respondImmediately(to request: ServerRequest) -> ServerResponse? {
         switch request.method {
         case .get, .head:
-            return await representation(for: request)
+            let accepted = AcceptEncoding(fieldValues: request.headerFields[values: .acceptEncoding])
+            guard let cached = cache.resource(for: request.path),
+                cached.location.isCurrent(
+                    sending: accepted.select(gzipAvailable: cached.gzip != nil) ?? .identity,
+                    clientAcceptsGzip: accepted.quality(of: .gzip) > 0
+                )
+            else { return nil }
+            return response(from: cached, accepted: accepted)
         case .options:
             return options(for: request)
         default:
@@ -58,18 +67,22 @@ public struct SiteOrigin: Responder {
         }
     }
 
-    private func representation(for request: ServerRequest) async -> ServerResponse {
-        let accepted = AcceptEncoding(fieldValues: request.headerFields[values: .acceptEncoding])
-        if let cached = cache.resource(for: request.path),
-            cached.location.isCurrent(sending: accepted.select(gzipAvailable: cached.gzip != nil) ?? .identity, clientAcceptsGzip: accepted.quality(of: .gzip) > 0)
-        {
-            return response(from: cached, accepted: accepted)
+    /// Answers from memory when it can (``respondImmediately(to:)``), else reads the file,
+    /// caches it and answers.
+    public func respond(to request: ServerRequest) async -> ServerResponse {
+        if let response = respondImmediately(to: request) {
+            return response
         }
+        return await load(request)
+    }
+
+    /// The slow path of `GET` and `HEAD`: finds the files, reads them into the cache and answers.
+    private func load(_ request: ServerRequest) async -> ServerResponse {
         guard let location = root.locate(request.path) else { return notFound(request.path) }
         do {
             let resource = try await loader.load(location)
             cache.store(resource, for: request.path)
-            return response(from: resource, accepted: accepted)
+            return response(from: resource, accepted: AcceptEncoding(fieldValues: request.headerFields[values: .acceptEncoding]))
         } catch {
             switch error {
             case .notFound: return notFound(request.path)
