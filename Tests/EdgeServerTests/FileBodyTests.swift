@@ -96,21 +96,29 @@ struct FileBodyTests {
         }
     }
 
-    @Test func aFileReplacedOnDiskIsServedAnew() async throws {
+    @Test(arguments: [false, true])
+    func aFileRewrittenInPlaceIsServedAnew(edge: Bool) async throws {
         let site = try TestSite()
         defer { site.remove() }
         let old = Self.incompressible(seed: 3)
         let new = Self.incompressible(count: SiteOrigin.fileBodyThreshold + 1, seed: 4)
         try site.write(String(Self.path.dropFirst()), old)
-        try await withServer(site: site) { server in
+        try await withServer(responder: Self.chain(site, edge: edge)) { server in
             try await TestConnection.with(port: server.port) { connection in
-                #expect(try await connection.exchange("GET", Self.path).body == old)
-                // Rewritten in place (same inode, shorter): the origin notices and reads it again.
+                let first = try await connection.exchange("GET", Self.path)
+                #expect(first.body == old)
+                #expect(first["X-Cache"] == (edge ? "MISS" : nil))
+                #expect(try await connection.exchange("GET", Self.path)["X-Cache"] == (edge ? "HIT" : nil))
+                // Rewritten in place (same inode, shorter): the origin notices and reads it again;
+                // the edge, which holds the same open file, drops its copy and fetches anew.
                 let handle = try #require(FileHandle(forWritingAtPath: site.file(String(Self.path.dropFirst()))))
                 try handle.truncate(atOffset: 0)
                 try handle.write(contentsOf: Data(new))
                 try handle.close()
-                #expect(try await connection.exchange("GET", Self.path).body == new)
+                let second = try await connection.exchange("GET", Self.path)
+                #expect(second.status == 200)
+                #expect(second.body == new)
+                #expect(second["Cache-Status"]?.contains("fwd=miss") ?? !edge, "\(second)")
             }
         }
     }

@@ -105,6 +105,11 @@ public final class EdgeCache: Responder {
             return .fetch(key, reason: "uri-miss")
         case .varyMiss:
             return .fetch(key, reason: "vary-miss")
+        case .found(let stored) where stored.response.body.file?.isUnchanged == false:
+            // The edge keeps a large body as the origin's open file, not a copy: rewritten in
+            // place since, it no longer holds the stored bytes, so it counts as not stored (the
+            // response fetched instead replaces it).
+            return .fetch(key, reason: "miss")
         case .found(let stored):
             let timeToLive = stored.timeToLive(at: now)
             guard timeToLive > 0, !stored.directives.noCache else { return .validate(stored, key) }
