@@ -136,10 +136,8 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
         deadline = nil
         let response = ServerResponse.rejecting(parserError, limits: limits)
         let stamp = dates.now()
-        let written = context.eventLoop.makePromise(of: Void.self)
-        let bodyBytes = context.write(response, head: response.http1Head(date: stamp.httpDate, connection: .close), withBody: true, endPromise: written)
-        context.flush()
-        written.futureResult.assumeIsolated().whenComplete { _ in
+        let (bodyBytes, written) = context.writeAndFlush(response, head: response.http1Head(date: stamp.httpDate, connection: .close), withBody: true)
+        written.assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }
         accessLog?.record(

@@ -19,10 +19,8 @@ final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableChannelHan
     func handlerAdded(context: ChannelHandlerContext) {
         let response = ServerResponse.plainText(
             .serviceUnavailable, "the server already has \(limit) open connections; retry shortly", fields: [.retryAfter: "1"])
-        let written = context.eventLoop.makePromise(of: Void.self)
-        _ = context.write(response, head: response.http1Head(date: date, connection: .close), withBody: true, endPromise: written)
-        context.flush()
-        written.futureResult.assumeIsolated().whenComplete { _ in
+        let (_, written) = context.writeAndFlush(response, head: response.http1Head(date: date, connection: .close), withBody: true)
+        written.assumeIsolated().whenComplete { _ in
             context.close(mode: .output, promise: nil)
         }
         context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) {

@@ -183,12 +183,11 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         if disposition == .close {
             closing = true
             waiting.removeAll()
-            let written = context.eventLoop.makePromise(of: Void.self)
-            sentBytes = context.write(response, head: responseHead, withBody: head.method != .HEAD, endPromise: written)
-            context.flush()
+            let written: EventLoopFuture<Void>
+            (sentBytes, written) = context.writeAndFlush(response, head: responseHead, withBody: head.method != .HEAD)
             unflushed = false
             // Closing drops bytes not yet written: half-close first, which waits for them.
-            written.futureResult.assumeIsolated().whenComplete { _ in
+            written.assumeIsolated().whenComplete { _ in
                 context.close(mode: .output).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             }
         } else {

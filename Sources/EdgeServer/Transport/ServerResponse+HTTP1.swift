@@ -46,9 +46,22 @@ enum ConnectionDisposition: Sendable, Equatable {
 extension ChannelHandlerContext {
     /// Writes `response` as HTTP/1.1 parts from this handler: `head`, the body when `withBody`
     /// and the status allows one (bytes in memory as they are; a file range with `sendfile`, from
-    /// a descriptor of its own that is closed once written), and the end, whose write completes
-    /// `endPromise`. Nothing is flushed. Returns the body bytes written.
-    func write(_ response: ServerResponse, head: HTTPResponseHead, withBody: Bool, endPromise: EventLoopPromise<Void>? = nil) -> Int {
+    /// a descriptor of its own that is closed once written), and the end. Nothing is flushed.
+    /// Returns the body bytes written.
+    func write(_ response: ServerResponse, head: HTTPResponseHead, withBody: Bool) -> Int {
+        write(response, head: head, withBody: withBody, endPromise: nil)
+    }
+
+    /// Writes `response` as ``write(_:head:withBody:)`` does and flushes; `written` completes once
+    /// the whole response is written (or failed), when the connection can close.
+    func writeAndFlush(_ response: ServerResponse, head: HTTPResponseHead, withBody: Bool) -> (bodyBytes: Int, written: EventLoopFuture<Void>) {
+        let written = eventLoop.makePromise(of: Void.self)
+        let bodyBytes = write(response, head: head, withBody: withBody, endPromise: written)
+        flush()
+        return (bodyBytes, written.futureResult)
+    }
+
+    private func write(_ response: ServerResponse, head: HTTPResponseHead, withBody: Bool, endPromise: EventLoopPromise<Void>?) -> Int {
         write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
         var bodyBytes = 0
         if withBody, response.allowsBody, response.body.readableBytes > 0 {
