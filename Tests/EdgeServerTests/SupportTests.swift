@@ -20,17 +20,30 @@ import Testing
         ])
     }
 
+    private func head(_ response: ServerResponse, _ connection: ConnectionDisposition) -> String {
+        var buffer = ByteBuffer()
+        response.writeHTTP1Head(to: &buffer, date: "D", connection: connection)
+        return String(buffer: buffer)
+    }
+
     @Test func responseHeadsGetDateLengthAndConnection() {
         let response = ServerResponse(status: .ok, headerFields: [.contentType: "text/plain"], body: ByteBuffer(string: "hello"))
-        let head = response.http1Head(date: "D", connection: .close)
-        #expect(head.headers["Date"] == ["D"])
-        #expect(head.headers["Content-Length"] == ["5"])
-        #expect(head.headers["Connection"] == ["close"])
-        #expect(response.http1Head(date: "D", connection: .keepAliveHTTP10).headers["Connection"] == ["keep-alive"])
-        #expect(response.http1Head(date: "D", connection: .keepAlive).headers["Connection"] == [])
-        let notModified = ServerResponse(status: .notModified, headerFields: [.date: "earlier"])
-        #expect(notModified.http1Head(date: "D", connection: .keepAlive).headers["Content-Length"] == [])
-        #expect(notModified.http1Head(date: "D", connection: .keepAlive).headers["Date"] == ["earlier"])
+        #expect(head(response, .close) == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nDate: D\r\nContent-Length: 5\r\nConnection: close\r\n\r\n")
+        #expect(head(response, .keepAliveHTTP10).hasSuffix("Content-Length: 5\r\nConnection: keep-alive\r\n\r\n"))
+        #expect(head(response, .keepAlive).hasSuffix("Date: D\r\nContent-Length: 5\r\n\r\n"))
+        let notModified = ServerResponse(status: .notModified, headerFields: [.date: "earlier", .eTag: "\"1\""])
+        #expect(head(notModified, .keepAlive) == "HTTP/1.1 304 Not Modified\r\nDate: earlier\r\nETag: \"1\"\r\n\r\n")
+    }
+
+    @Test func responseHeadsKeepTheirOwnLengthAndReplaceTheirConnectionField() {
+        let empty = ServerResponse(status: .init(code: 414, reasonPhrase: "URI Too Long"), headerFields: [.connection: "keep-alive"])
+        #expect(head(empty, .close) == "HTTP/1.1 414 URI Too Long\r\nDate: D\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        #expect(head(empty, .keepAlive) == "HTTP/1.1 414 URI Too Long\r\nConnection: keep-alive\r\nDate: D\r\nContent-Length: 0\r\n\r\n")
+        let partial = ServerResponse(
+            status: .partialContent, headerFields: [.contentLength: "2", .contentRange: "bytes 0-1/1234567890123"], body: ByteBuffer(string: "ab"))
+        #expect(head(partial, .keepAlive) == "HTTP/1.1 206 Partial Content\r\nContent-Length: 2\r\nContent-Range: bytes 0-1/1234567890123\r\nDate: D\r\n\r\n")
+        let large = ServerResponse(status: .ok, headerFields: [:], body: ResponseBody(ByteBuffer(repeating: 0, count: 1_234_567)))
+        #expect(head(large, .keepAlive).contains("Content-Length: 1234567\r\n"))
     }
 
     /// A layer that records its name in a response header on the way out.

@@ -9,18 +9,23 @@ import NIOHTTP1
 ///   ``ConnectionLimits/idleTimeout`` for its next request. No deadline applies while requests
 ///   are being answered.
 /// - **Graceful shutdown** (`ChannelShouldQuiesceEvent`): an idle connection closes at once; a
-///   busy one after its current response, which gets `Connection: close`.
+///   busy one is left to the ``HTTPConnectionHandler``, which the event reaches next and which
+///   closes it after the current response (sent with `Connection: close`).
 /// - **Requests the parser rejects**: once the requests before it are answered, 431 (head over
 ///   ``ConnectionLimits/maxRequestHeadBytes``), 505 (a version other than HTTP/1.0 and 1.1) or
 ///   400, then the connection closes. Other connections are not affected.
 ///
-/// It counts complete requests in and responses out, so pipelined requests (which reach the
+/// It counts complete requests in and responses out (the ``HTTPConnectionHandler`` sends a
+/// ``ResponseWritten`` event after each), so pipelined requests (which reach the
 /// ``HTTPConnectionHandler`` in order) are accounted for without holding reads back.
 final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
+
+    /// The outbound user event that says one response has been written completely.
+    struct ResponseWritten: Sendable {}
 
     private let limits: ConnectionLimits
     private let accessLog: AccessLog?
@@ -35,8 +40,6 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     /// Set when a request ended in the current read, whose `channelReadComplete` is then no sign
     /// of further bytes.
     private var requestEndedInThisRead = false
-    private var shuttingDown = false
-    private var closeAfterThisResponse = false
     /// A parser error waiting for the responses before it; set once, the connection then ends.
     private var parserError: (any Error)?
     /// When the connection closes unless a request completes first; nil while answering.
@@ -82,12 +85,10 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard event is ChannelShouldQuiesceEvent else {
-            context.fireUserInboundEventTriggered(event)
-            return
+        if event is ChannelShouldQuiesceEvent, unanswered == 0 {
+            context.close(promise: nil)
         }
-        shuttingDown = true
-        if unanswered == 0 { context.close(promise: nil) }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -101,23 +102,13 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
         if unanswered == 0 { answerParserError(context: context) }
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        switch unwrapOutboundIn(data) {
-        case .head(var head) where shuttingDown && head.status.code >= 200:
-            head.headers.replaceOrAdd(name: "Connection", value: "close")
-            closeAfterThisResponse = true
-            context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .end where closeAfterThisResponse:
-            context.writeAndFlush(data).assumeIsolated().whenComplete { result in
-                promise?.completeWith(result)
-                context.close(promise: nil)
-            }
-        case .end:
-            context.write(data, promise: promise)
-            responseEnded(context: context)
-        default:
-            context.write(data, promise: promise)
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is ResponseWritten else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
         }
+        responseEnded(context: context)
+        promise?.succeed()
     }
 
     private func responseEnded(context: ChannelHandlerContext) {
@@ -136,7 +127,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
         deadline = nil
         let response = ServerResponse.rejecting(parserError, limits: limits)
         let stamp = dates.now()
-        let (bodyBytes, written) = context.writeAndFlush(response, head: response.http1Head(date: stamp.httpDate, connection: .close), withBody: true)
+        let (bodyBytes, written) = context.writeAndFlush(response, date: stamp.httpDate, connection: .close, withBody: true)
         written.assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }

@@ -1,12 +1,11 @@
 import NIOCore
-import NIOHTTP1
 
 /// Turns away a connection over ``ConnectionLimits/maxConnections``: answers 503 with
 /// `Retry-After` at once, ignores what the client sends, and closes once the client has
 /// closed or after a second, so the client reads the answer instead of a reset.
 final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundOut = IOData
 
     private let date: String
     private let limit: Int
@@ -19,7 +18,7 @@ final class ConnectionRefusalHandler: ChannelInboundHandler, RemovableChannelHan
     func handlerAdded(context: ChannelHandlerContext) {
         let response = ServerResponse.plainText(
             .serviceUnavailable, "the server already has \(limit) open connections; retry shortly", fields: [.retryAfter: "1"])
-        let (_, written) = context.writeAndFlush(response, head: response.http1Head(date: date, connection: .close), withBody: true)
+        let (_, written) = context.writeAndFlush(response, date: date, connection: .close, withBody: true)
         written.assumeIsolated().whenComplete { _ in
             context.close(mode: .output, promise: nil)
         }

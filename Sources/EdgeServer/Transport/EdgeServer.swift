@@ -86,7 +86,6 @@ public final class EdgeServer: Sendable {
     ) throws {
         let pipeline = channel.pipeline.syncOperations
         guard counter.admit() else {
-            try pipeline.addHandler(HTTPResponseEncoder())
             try pipeline.addHandler(ConnectionRefusalHandler(date: dates.now().httpDate, limit: counter.limit))
             return
         }
@@ -95,13 +94,12 @@ public final class EdgeServer: Sendable {
         var decoderLimits = NIOHTTPDecoderLimitConfiguration()
         decoderLimits.maxHeaderFieldSize = limits.maxRequestHeadBytes
         decoderLimits.maxHeaderListSize = limits.maxRequestHeadBytes
-        // No pipelining assistance: it stops and restarts reading around every request (two
-        // epoll_ctl calls each); HTTPConnectionHandler answers pipelined requests in order anyway.
-        // No outbound header validation: every response field is an HTTPField, whose values
-        // cannot hold CR, LF or NUL.
-        try pipeline.configureHTTPServerPipeline(
-            withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
-            withEncoderConfiguration: .init(), withDecoderLimitConfiguration: decoderLimits)
+        // NIO's request decoder, but not the rest of its HTTP/1 server pipeline: no pipelining
+        // assistance (it stops and restarts reading around every request, two epoll_ctl calls
+        // each; HTTPConnectionHandler answers pipelined requests in order anyway), and no response
+        // encoder (responses are written as bytes straight from their HTTPFields, see
+        // ServerResponse.writeHTTP1Head).
+        try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)))
         try pipeline.addHandler(ConnectionLifecycleHandler(limits: limits, accessLog: configuration.accessLog, dates: dates))
         try pipeline.addHandler(HTTPConnectionHandler(responder: responder, limits: limits, accessLog: configuration.accessLog, dates: dates))
     }

@@ -13,12 +13,14 @@ import NIOHTTP1
 /// `HEAD` gets the `GET` head without the body. A request the transport refuses (see
 /// ``ServerRequest/init(head:isFromLoopback:limits:)``) or whose body is over the limit is
 /// answered and the connection closed. When more than ``maxWaitingRequests`` pipelined requests
-/// wait, the handler stops reading until they are answered. Timeouts, graceful shutdown and parser
-/// errors are the ``ConnectionLifecycleHandler``'s.
+/// wait, the handler stops reading until they are answered. Once the server shuts down
+/// (`ChannelShouldQuiesceEvent`), the next response says `Connection: close` and the connection
+/// closes after it. Timeouts, closing idle connections and parser errors are the
+/// ``ConnectionLifecycleHandler``'s, which hears of every response written.
 final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
 
     /// How many complete requests may wait behind one being answered before reading pauses.
     static let maxWaitingRequests = 16
@@ -45,6 +47,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var answeringLater = false
     /// Set once a response closes the connection: nothing after it is answered.
     private var closing = false
+    /// Set once the server shuts down: the next response closes the connection.
+    private var shuttingDown = false
     private var isActive = true
     /// Responses written since the last flush.
     private var unflushed = false
@@ -94,6 +98,11 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         isActive = false
         waiting.removeAll()
         context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent { shuttingDown = true }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -171,29 +180,32 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     /// Writes the response (without body for `HEAD`, 204 and 304) and logs it; a response that
-    /// closes the connection is flushed and followed by a half-close, which waits for the bytes.
+    /// closes the connection (or is the first after a shutdown began) is flushed and followed by a
+    /// half-close, which waits for the bytes.
     private func write(_ response: ServerResponse, toRequest head: HTTPRequestHead, disposition: ConnectionDisposition, context: ChannelHandlerContext) {
         var response = response
         if let file = response.body.file, !file.isUnchanged {
             response = .plainText(.serviceUnavailable, "the file changed on disk while being served; retry", fields: [.retryAfter: "1"])
         }
+        let disposition = shuttingDown ? .close : disposition
         let stamp = dates.now()
-        let responseHead = response.http1Head(date: stamp.httpDate, connection: disposition)
+        let withBody = head.method != .HEAD
         let sentBytes: Int
         if disposition == .close {
             closing = true
             waiting.removeAll()
             let written: EventLoopFuture<Void>
-            (sentBytes, written) = context.writeAndFlush(response, head: responseHead, withBody: head.method != .HEAD)
+            (sentBytes, written) = context.writeAndFlush(response, date: stamp.httpDate, connection: .close, withBody: withBody)
             unflushed = false
             // Closing drops bytes not yet written: half-close first, which waits for them.
             written.assumeIsolated().whenComplete { _ in
                 context.close(mode: .output).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             }
         } else {
-            sentBytes = context.write(response, head: responseHead, withBody: head.method != .HEAD)
+            sentBytes = context.write(response, date: stamp.httpDate, connection: disposition, withBody: withBody)
             unflushed = true
         }
+        context.triggerUserOutboundEvent(ConnectionLifecycleHandler.ResponseWritten(), promise: nil)
         accessLog?.record(
             client: client, date: stamp.logDate,
             requestLine: "\(head.method.rawValue) \(head.uri) HTTP/\(head.version.major).\(head.version.minor)",
