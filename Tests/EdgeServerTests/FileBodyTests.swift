@@ -23,8 +23,8 @@ struct FileBodyTests {
         }
     }
 
-    static func chain(_ site: TestSite, edge: Bool) -> any Responder {
-        ResponderChain.serve(origin: SiteOrigin(directory: site.path), edge: edge ? EdgeConfiguration() : nil).responder
+    static func chain(_ site: TestSite, edge: Bool, clock: EdgeClock = .system) -> any Responder {
+        ResponderChain.serve(origin: SiteOrigin(directory: site.path), edge: edge ? EdgeConfiguration(clock: clock) : nil).responder
     }
 
     @Test func onlyFilesFromTheThresholdUpAreKeptOpen() async throws {
@@ -33,8 +33,8 @@ struct FileBodyTests {
         try site.write("at", Self.incompressible(count: SiteOrigin.fileBodyThreshold, seed: 6))
         try site.write("below", Self.incompressible(count: SiteOrigin.fileBodyThreshold - 1, seed: 7))
         let origin = SiteOrigin(directory: site.path)
-        let at = try await origin.respond(to: ServerRequest(method: .get, path: "/at", headerFields: [:]))
-        let below = try await origin.respond(to: ServerRequest(method: .get, path: "/below", headerFields: [:]))
+        let at = await origin.respond(to: ServerRequest(method: .get, path: "/at", headerFields: [:]))
+        let below = await origin.respond(to: ServerRequest(method: .get, path: "/below", headerFields: [:]))
         #expect(at.body.file != nil && at.body.buffer == nil)
         #expect(below.body.file == nil && below.body.readableBytes == SiteOrigin.fileBodyThreshold - 1)
     }
@@ -103,18 +103,26 @@ struct FileBodyTests {
         let old = Self.incompressible(seed: 3)
         let new = Self.incompressible(count: SiteOrigin.fileBodyThreshold + 1, seed: 4)
         try site.write(String(Self.path.dropFirst()), old)
-        try await withServer(responder: Self.chain(site, edge: edge)) { server in
+        let clock = ManualClock()
+        try await withServer(responder: Self.chain(site, edge: edge, clock: clock.edgeClock)) { server in
             try await TestConnection.with(port: server.port) { connection in
                 let first = try await connection.exchange("GET", Self.path)
                 #expect(first.body == old)
                 #expect(first["X-Cache"] == (edge ? "MISS" : nil))
                 #expect(try await connection.exchange("GET", Self.path)["X-Cache"] == (edge ? "HIT" : nil))
-                // Rewritten in place (same inode, shorter): the origin notices and reads it again;
-                // the edge, which holds the same open file, drops its copy and fetches anew.
+                // Rewritten in place (same inode, shorter): the origin notices and reads it again.
                 let handle = try #require(FileHandle(forWritingAtPath: site.file(String(Self.path.dropFirst()))))
                 try handle.truncate(atOffset: 0)
                 try handle.write(contentsOf: Data(new))
                 try handle.close()
+                if edge {
+                    // The edge, which holds the same open file, looks at it at most once a
+                    // second; until then the transport refuses to send it short.
+                    let refused = try await connection.exchange("GET", Self.path)
+                    #expect(refused.status == 503 && refused["Retry-After"] == "1", "\(refused)")
+                    clock.advance(StoredResponse.fileCheckInterval)
+                }
+                // Then the edge drops its copy and fetches anew.
                 let second = try await connection.exchange("GET", Self.path)
                 #expect(second.status == 200)
                 #expect(second.body == new)

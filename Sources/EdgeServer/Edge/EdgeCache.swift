@@ -90,25 +90,27 @@ public final class EdgeCache: Responder {
 
     /// Checks for a redeploy, then: the purge endpoint answers at once; other methods pass
     /// through; a `GET` or `HEAD` is a `HIT` when a fresh response is stored (and `no-cache` does
-    /// not forbid using it), else it needs the origin.
+    /// not forbid using it), else it needs the origin. A hit takes the lock once.
     private func route(_ request: ServerRequest, at now: Double) -> Route {
-        state.withLockedValue { $0.purgeIfSiteChanged(at: now) }
-        if request.path == Self.purgePath {
-            return .answer(respondToPurge(request))
-        }
-        guard request.method == .get || request.method == .head else {
-            return .passThrough
-        }
+        let isPurge = request.path == Self.purgePath
+        let isCached = !isPurge && (request.method == .get || request.method == .head)
         let key = CacheKey(request)
-        switch state.withLockedValue({ $0.store.lookup(key, request: request.headerFields) }) {
+        let lookup = state.withLockedValue { state in
+            state.purgeIfSiteChanged(at: now)
+            return isCached ? state.store.lookup(key, request: request.headerFields, at: now) : nil
+        }
+        guard let lookup else {
+            return isPurge ? .answer(respondToPurge(request)) : .passThrough
+        }
+        switch lookup {
         case .uriMiss:
             return .fetch(key, reason: "uri-miss")
         case .varyMiss:
             return .fetch(key, reason: "vary-miss")
-        case .found(let stored) where stored.response.body.file?.isUnchanged == false:
+        case .fileChanged:
             // The edge keeps a large body as the origin's open file, not a copy: rewritten in
-            // place since, it no longer holds the stored bytes, so it counts as not stored (the
-            // response fetched instead replaces it).
+            // place since, it no longer holds the stored bytes (the response fetched instead
+            // replaces it).
             return .fetch(key, reason: "miss")
         case .found(let stored):
             let timeToLive = stored.timeToLive(at: now)

@@ -12,6 +12,9 @@ struct EdgeStore: Sendable {
         case found(StoredResponse)
         /// Responses are stored for the target, but none for this request's `Vary`'d fields.
         case varyMiss
+        /// The stored response's body is an open file that was rewritten in place since: the
+        /// stored bytes are gone, so it counts as not stored.
+        case fileChanged
         /// Nothing is stored for the target.
         case uriMiss
     }
@@ -19,10 +22,12 @@ struct EdgeStore: Sendable {
     /// The most bytes the store holds.
     let capacity: Int
     private var entries: [CacheKey: [StoredResponse]] = [:]
-    /// For each stored id: when it was last used, and its key.
-    private var usage: [UInt64: (tick: UInt64, key: CacheKey)] = [:]
+    /// Counts uses: each stored response keeps the tick of its last use
+    /// (``StoredResponse/lastUsed``), set in place, so a hit allocates nothing.
     private var tick: UInt64 = 0
     private var nextID: UInt64 = 1
+    /// The number of stored responses.
+    private(set) var count = 0
     /// The bytes currently held.
     private(set) var storedBytes = 0
 
@@ -31,14 +36,26 @@ struct EdgeStore: Sendable {
         self.capacity = capacity
     }
 
-    /// The number of stored responses.
-    var count: Int { usage.count }
+    /// Finds the stored response `request` selects under `key` at `now`, and marks it used.
+    ///
+    /// A body kept as an open file is checked (one `fstat`) at most once per
+    /// ``StoredResponse/fileCheckInterval``; in between, the transport's own check before sending
+    /// it keeps a rewritten file from being sent short.
+    mutating func lookup(_ key: CacheKey, request: HTTPFields, at now: Double) -> Lookup {
+        guard let index = entries[key]?.firstIndex(where: { $0.selecting.matches(request) }) else {
+            return entries[key] == nil ? .uriMiss : .varyMiss
+        }
+        tick += 1
+        // In place: the variants array is not copied.
+        return Self.use(&entries[key, default: []][index], tick: tick, at: now)
+    }
 
-    /// Finds the stored response `request` selects under `key`, and marks it used.
-    mutating func lookup(_ key: CacheKey, request: HTTPFields) -> Lookup {
-        guard let variants = entries[key] else { return .uriMiss }
-        guard let stored = variants.first(where: { $0.selecting.matches(request) }) else { return .varyMiss }
-        markUsed(stored.id, under: key)
+    private static func use(_ stored: inout StoredResponse, tick: UInt64, at now: Double) -> Lookup {
+        if let file = stored.response.body.file, now >= stored.nextFileCheck {
+            guard file.isUnchanged else { return .fileChanged }
+            stored.nextFileCheck = now + StoredResponse.fileCheckInterval
+        }
+        stored.lastUsed = tick
         return .found(stored)
     }
 
@@ -53,12 +70,14 @@ struct EdgeStore: Sendable {
         var stored = response
         stored.id = nextID
         nextID += 1
+        tick += 1
+        stored.lastUsed = tick
         remove(under: key) { $0.selecting.matches(request) || $0.id == replacing }
         entries[key, default: []].append(stored)
         storedBytes += stored.cost
-        markUsed(stored.id, under: key)
-        while storedBytes > capacity, let (oldest, use) = usage.min(by: { $0.value.tick < $1.value.tick }) {
-            remove(use.key, id: oldest)
+        count += 1
+        while storedBytes > capacity, let (oldestKey, oldest) = leastRecentlyUsed() {
+            remove(oldestKey, id: oldest)
         }
     }
 
@@ -69,8 +88,9 @@ struct EdgeStore: Sendable {
         storedBytes -= stored.cost
         change(&stored)
         storedBytes += stored.cost
+        tick += 1
+        stored.lastUsed = tick
         entries[key]?[index] = stored
-        markUsed(id, under: key)
         return true
     }
 
@@ -86,16 +106,23 @@ struct EdgeStore: Sendable {
 
     /// Removes everything; returns how many responses were stored.
     mutating func removeAll() -> Int {
-        let removed = count
-        entries = [:]
-        usage = [:]
-        storedBytes = 0
-        return removed
+        defer {
+            entries = [:]
+            count = 0
+            storedBytes = 0
+        }
+        return count
     }
 
-    private mutating func markUsed(_ id: UInt64, under key: CacheKey) {
-        tick += 1
-        usage[id] = (tick, key)
+    /// The key and id of the stored response used longest ago.
+    private func leastRecentlyUsed() -> (CacheKey, UInt64)? {
+        var oldest: (key: CacheKey, id: UInt64, tick: UInt64)?
+        for (key, variants) in entries {
+            for stored in variants where stored.lastUsed < oldest?.tick ?? .max {
+                oldest = (key, stored.id, stored.lastUsed)
+            }
+        }
+        return oldest.map { ($0.key, $0.id) }
     }
 
     @discardableResult
@@ -105,12 +132,12 @@ struct EdgeStore: Sendable {
         for stored in variants {
             if shouldRemove(stored) {
                 storedBytes -= stored.cost
-                usage[stored.id] = nil
             } else {
                 kept.append(stored)
             }
         }
         entries[key] = kept.isEmpty ? nil : kept
+        count -= variants.count - kept.count
         return variants.count - kept.count
     }
 }

@@ -8,6 +8,8 @@ import HTTPTypes
 struct StoredResponse: Sendable {
     /// Identifies this stored response across suspensions (set by ``EdgeStore``).
     var id: UInt64 = 0
+    /// When it was last used, in the store's ticks (set by ``EdgeStore``, for eviction).
+    var lastUsed: UInt64 = 0
     /// The response as received from the origin, without the fields the edge sets each time it
     /// serves it: `Age`, `X-Cache` and `Cache-Status`.
     private(set) var response: ServerResponse
@@ -27,6 +29,11 @@ struct StoredResponse: Sendable {
     private var ageValue: Double
     /// The `Date` value, when the response has a valid one.
     private var dateValue: Double?
+    /// When ``EdgeStore/lookup(_:request:at:)`` next checks that a body kept as an open file is
+    /// unchanged on disk (see ``OpenFile/isUnchanged``).
+    var nextFileCheck: Double
+    /// The least time between two checks of a stored open file, in seconds.
+    static let fileCheckInterval: Double = 1
     /// Bytes counted against the store's bound: the body plus header names and values.
     var cost: Int {
         response.body.readableBytes + (upstreamCacheStatus?.utf8.count ?? 0)
@@ -41,6 +48,7 @@ struct StoredResponse: Sendable {
         self.response = response
         self.requestTime = requestTime
         self.responseTime = responseTime
+        nextFileCheck = responseTime + Self.fileCheckInterval
         ageValue = Self.ageValue(of: response.headerFields)
         directives = CacheDirectives(response.headerFields)
         keep(response.headerFields)
