@@ -18,6 +18,19 @@ import Testing
         #expect(EntityTag(value) == nil)
     }
 
+    /// The check behind the `If-None-Match` shortcut accepts what the parser accepts, without
+    /// surrounding whitespace.
+    @Test(arguments: ["\"abc\"", "W/\"abc\"", "\"\"", "\"caf\u{e9}\"", "\"a,b\""])
+    func recognisesExactlyOneTag(value: String) {
+        #expect(EntityTag.isExactlyOneTag(value))
+        #expect(EntityTag(value) != nil)
+    }
+
+    @Test(arguments: ["abc", "\"abc", "w/\"abc\"", "\"a\"b\"", "\"abc\" junk", "W/ \"abc\"", "\"a b\"", "", "*", "\"", "W/\"", "\"a\", \"b\"", " \"a\""])
+    func refusesAnythingButExactlyOneTag(value: String) {
+        #expect(!EntityTag.isExactlyOneTag(value))
+    }
+
     /// The table of RFC 9110 §8.8.3.2.
     @Test(arguments: [
         ("W/\"1\"", "W/\"1\"", false, true), ("W/\"1\"", "W/\"2\"", false, false),

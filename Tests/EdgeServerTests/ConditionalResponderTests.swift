@@ -46,6 +46,23 @@ import Testing
         #expect(response.status == .notModified)
     }
 
+    /// An origin whose `ETag` is whatever the test sets, malformed or not.
+    struct TaggedOrigin: Responder {
+        var entityTag: String
+        func respond(to request: ServerRequest) async -> ServerResponse {
+            ServerResponse(status: .ok, headerFields: [.eTag: entityTag], body: ByteBuffer(string: "body"))
+        }
+    }
+
+    /// Echoing the `ETag` back is a match only when it is a well-formed tag: a malformed one
+    /// matches nothing (RFC 9110 §13.1.2 compares entity tags), so the full response is sent.
+    @Test(arguments: [("\"a\"", 304), ("W/\"a\"", 304), ("a", 200), ("\"a\" \"b\"", 200), ("\"a", 200)])
+    func anEchoedTagMatchesOnlyWhenWellFormed(entityTag: String, status: Int) async throws {
+        let responder = ConditionalResponder(wrapping: TaggedOrigin(entityTag: entityTag))
+        let response = try await responder.respond(to: request(.get, [.ifNoneMatch: entityTag]))
+        #expect(response.status.code == status)
+    }
+
     /// Item 8: the identity tag does not validate the gzip representation.
     @Test func anotherRepresentationsTagDoesNotMatch() async throws {
         let response = try await get([.acceptEncoding: "gzip", .ifNoneMatch: TwoRepresentationOrigin.identityTag])

@@ -36,6 +36,17 @@ public struct EntityTag: Hashable, Sendable, CustomStringConvertible {
         scanner = probe
     }
 
+    /// Whether `fieldValue` is exactly one entity tag, `[W/]"etagc*"` (what ``init(_:)`` accepts,
+    /// but without surrounding whitespace), checked in place without copying it.
+    static func isExactlyOneTag(_ fieldValue: String) -> Bool {
+        var value = fieldValue
+        return value.withUTF8 { bytes in
+            let quoted = bytes.starts(with: "W/".utf8) ? UnsafeBufferPointer(rebasing: bytes.dropFirst(2)) : bytes
+            guard quoted.count >= 2, quoted.first == UInt8(ascii: "\""), quoted.last == UInt8(ascii: "\"") else { return false }
+            return quoted.dropFirst().dropLast().allSatisfy(isTagCharacter)
+        }
+    }
+
     /// The strong comparison of RFC 9110 §8.8.3.2: both tags strong and character-for-character equal.
     /// `If-Match` and `If-Range` use it.
     public func matchesStrongly(_ other: EntityTag) -> Bool {

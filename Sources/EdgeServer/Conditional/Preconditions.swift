@@ -15,7 +15,8 @@ struct Preconditions {
 
     var ifMatch: EntityTagCondition?
     var ifUnmodifiedSince: HTTPDate?
-    var ifNoneMatch: EntityTagCondition?
+    /// `If-None-Match` as sent, parsed only when it is not simply the representation's tag.
+    var ifNoneMatch: String?
     var ifModifiedSince: HTTPDate?
 
     /// Reads the four fields from a GET or HEAD request, in one pass over its fields (several
@@ -37,7 +38,7 @@ struct Preconditions {
         }
         self.ifMatch = ifMatch.map(EntityTagCondition.init)
         self.ifUnmodifiedSince = ifUnmodifiedSince.flatMap(HTTPDate.init)
-        self.ifNoneMatch = ifNoneMatch.map(EntityTagCondition.init)
+        self.ifNoneMatch = ifNoneMatch
         self.ifModifiedSince = ifModifiedSince.flatMap(HTTPDate.init)
     }
 
@@ -59,7 +60,12 @@ struct Preconditions {
             return .failed(.ifUnmodifiedSince)
         }
         if let ifNoneMatch {
-            return ifNoneMatch.matches(validators.entityTag, strong: false) ? .notModified : .proceed
+            // A revalidation echoes the tag it was given: the same bytes as a well-formed `ETag`
+            // match without parsing either.
+            if let entityTag = validators.entityTagValue, ifNoneMatch == entityTag, EntityTag.isExactlyOneTag(entityTag) {
+                return .notModified
+            }
+            return EntityTagCondition(ifNoneMatch).matches(validators.entityTag, strong: false) ? .notModified : .proceed
         }
         if let ifModifiedSince, let lastModified = validators.lastModified, lastModified <= ifModifiedSince {
             return .notModified

@@ -34,6 +34,7 @@ struct CacheOutcome: Equatable, Sendable {
     /// The `Cache-Status` entry, for example `edge; fwd=uri-miss; stored` or `edge; hit; ttl=42`.
     var cacheStatus: String {
         var entry = Self.cacheName
+        entry.reserveCapacity(64)  // one allocation for the usual entries
         if hit { entry += "; hit" }
         if let forwardReason { entry += "; fwd=" + forwardReason }
         if let forwardStatus { entry += "; fwd-status=" + String(forwardStatus) }

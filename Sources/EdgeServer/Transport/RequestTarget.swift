@@ -47,19 +47,25 @@ struct RequestTarget: Sendable, Equatable {
     /// printable ASCII without `%`, `\`, `#`, `//` or `/.`, which decoding and normalising
     /// would leave as it is. Nil for anything else.
     private static func plainOriginForm(_ target: String) -> RequestTarget? {
-        var utf8 = target.utf8[...]
-        guard utf8.first == UInt8(ascii: "/") else { return nil }
-        var previous: UInt8 = 0
-        while let byte = utf8.first, byte != UInt8(ascii: "?") {
-            let unsafe = byte < 0x21 || byte > 0x7E || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "#")
-            let dotOrEmptySegment = previous == UInt8(ascii: "/") && (byte == UInt8(ascii: "/") || byte == UInt8(ascii: "."))
-            guard !unsafe, !dotOrEmptySegment else { return nil }
-            previous = byte
-            utf8 = utf8.dropFirst()
+        var target = target
+        return target.withUTF8 { bytes in
+            guard bytes.first == UInt8(ascii: "/") else { return nil }
+            var previous: UInt8 = 0
+            var pathEnd = 0
+            while pathEnd < bytes.count, bytes[pathEnd] != UInt8(ascii: "?") {
+                let byte = bytes[pathEnd]
+                let unsafe = byte < 0x21 || byte > 0x7E || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "#")
+                let dotOrEmptySegment = previous == UInt8(ascii: "/") && (byte == UInt8(ascii: "/") || byte == UInt8(ascii: "."))
+                guard !unsafe, !dotOrEmptySegment else { return nil }
+                previous = byte
+                pathEnd += 1
+            }
+            let path = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<pathEnd]), as: UTF8.self)
+            guard pathEnd < bytes.count else { return RequestTarget(path: path, query: nil) }
+            let query = UnsafeBufferPointer(rebasing: bytes[(pathEnd + 1)...])
+            guard !query.contains(UInt8(ascii: "#")) else { return nil }
+            return RequestTarget(path: path, query: String(decoding: query, as: UTF8.self))
         }
-        let query = utf8.isEmpty ? nil : Substring(utf8.dropFirst())
-        if let query, query.utf8.contains(UInt8(ascii: "#")) { return nil }
-        return RequestTarget(path: String(Substring(target.utf8[..<utf8.startIndex])), query: query.map(String.init))
     }
 
     private init(path: String, query: String?) {
