@@ -2,8 +2,8 @@ import NIOCore
 
 /// A response body: bytes in memory, or a byte range of an open file.
 ///
-/// The transport writes bytes with the response head in one `writev`, and sends a file range with
-/// `sendfile(2)`, so a large static file goes from the page cache to the socket without being
+/// The transport writes bytes with the response head (in the head's buffer when small, else in
+/// one `writev`), and sends a file range with `sendfile(2)`, so a large static file goes from the page cache to the socket without being
 /// copied through user memory (the origin serves files of ``SiteOrigin/fileBodyThreshold`` bytes
 /// and more this way). Both kinds slice without copying, for ranges.
 public struct ResponseBody: Sendable {
