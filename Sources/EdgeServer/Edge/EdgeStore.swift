@@ -106,12 +106,11 @@ struct EdgeStore: Sendable {
 
     /// Removes everything; returns how many responses were stored.
     mutating func removeAll() -> Int {
-        defer {
-            entries = [:]
-            count = 0
-            storedBytes = 0
-        }
-        return count
+        let removed = count
+        entries = [:]
+        count = 0
+        storedBytes = 0
+        return removed
     }
 
     /// The key and id of the stored response used longest ago.

@@ -22,7 +22,7 @@ extension ServerResponse {
     /// are tokens; framing is always `Content-Length`, never chunked.
     func writeHTTP1Head(to buffer: inout ByteBuffer, date: String, connection: ConnectionDisposition) {
         buffer.writeStaticString("HTTP/1.1 ")
-        buffer.writeDecimal(status.code)
+        buffer.writeString(String(status.code))
         buffer.writeInteger(UInt8(ascii: " "))
         buffer.writeString(status.reasonPhrase)
         buffer.writeStaticString("\r\n")
@@ -41,7 +41,7 @@ extension ServerResponse {
         if !hasDate { buffer.writeField(HTTPField(name: .date, value: date)) }
         if !hasLength {
             buffer.writeStaticString("Content-Length: ")
-            buffer.writeDecimal(body.readableBytes)
+            buffer.writeString(String(body.readableBytes))
             buffer.writeStaticString("\r\n")
         }
         switch connection {
@@ -72,24 +72,6 @@ extension ByteBuffer {
                     return end + 2
                 }
             }
-        }
-    }
-
-    /// Writes a non-negative integer in decimal without making a `String` of it.
-    fileprivate mutating func writeDecimal(_ value: Int) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of Int.max
-        let count = withUnsafeMutableBytes(of: &digits) { bytes in
-            var rest = max(value, 0)
-            var index = bytes.count
-            repeat {
-                index -= 1
-                bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            return bytes.count - index
-        }
-        withUnsafeBytes(of: &digits) { bytes in
-            _ = writeBytes(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - count)...]))
         }
     }
 }
