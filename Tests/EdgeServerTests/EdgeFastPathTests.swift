@@ -121,5 +121,12 @@ import Testing
             #expect(fast?.headerFields[.age] == "3")
             expectSameResponse(fast, try await chain.responder.respond(to: request(.get, fields, path: bundle)))
         }
+        // A second later, the revalidation carries the next Age, still without the body's fields.
+        clock.advance(1)
+        let revalidation = chain.responder.respondImmediately(to: request(.get, cases[1].0, path: bundle))
+        #expect(revalidation?.status == .notModified)
+        #expect(revalidation?.headerFields[.age] == "4")
+        #expect(revalidation?.headerFields[.contentEncoding] == nil)
+        #expect(revalidation?.headerFields[.eTag] == gzipTag)
     }
 }

@@ -56,6 +56,27 @@ import Testing
         #expect(await fixture.get(query: "other").xCache == "REVALIDATED")
     }
 
+    /// Hits within one second of `Age` share the response built for the first of them: the
+    /// next second's hit counts on, and a freshened response is not served from before it.
+    @Test func hitsCountAgeOnAcrossSecondsAndAfterRevalidation() async {
+        let fixture = EdgeFixture(cacheControl: "max-age=2")
+        _ = await fixture.get()
+        #expect(await fixture.get().cacheStatus == "edge; hit; ttl=2")
+        await fixture.origin.set(cacheControl: "max-age=2, stale-if-error=60")
+        fixture.clock.advance(2.5)
+        #expect(await fixture.get().xCache == "REVALIDATED")
+        let afterRevalidation = await fixture.get()
+        #expect(afterRevalidation.cacheStatus == "edge; hit; ttl=2")
+        #expect(afterRevalidation.headerFields[.cacheControl] == "max-age=2, stale-if-error=60")
+        for (advance, age, ttl) in [(0.3, "0", "ttl=1"), (0.4, "0", "ttl=1"), (0.5, "1", "ttl=0"), (0.2, "1", "ttl=0")] {
+            fixture.clock.advance(advance)
+            let hit = await fixture.get()
+            #expect(hit.xCache == "HIT")
+            #expect(hit.headerFields[.age] == age)
+            #expect(hit.cacheStatus == "edge; hit; " + ttl)
+        }
+    }
+
     /// RFC 9111 §4.2.3: the age counts the origin's `Age` and the time since its `Date`.
     @Test func currentAgeCountsUpstreamAgeAndApparentAge() async {
         let fixture = EdgeFixture(cacheControl: "max-age=100")

@@ -115,7 +115,7 @@ import Testing
             return try #require(StoredResponse(ServerResponse(status: .ok, body: body), for: [:], requestTime: 0, responseTime: 0))
         }
         func isStored(_ key: CacheKey) -> Bool {
-            if case .found = store.lookup(key, request: [:], at: 0) { return true }
+            if case .found = store.lookup(key, request: [:], at: 0, { _ in }) { return true }
             return false
         }
         store.insert(try response(), under: keys[0], for: [:])

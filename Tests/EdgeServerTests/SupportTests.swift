@@ -4,6 +4,22 @@ import Testing
 @testable import EdgeServer
 
 @Suite struct SupportTests {
+    /// A 304 prepared ahead is the one ``ServerResponse/notModified()`` builds, and a change to
+    /// the fields after preparing drops it.
+    @Test func aPreparedNotModifiedFollowsTheFields() {
+        var response = ServerResponse(
+            status: .ok,
+            headerFields: [.eTag: "\"1\"", .lastModified: "Sun, 06 Nov 1994 08:49:37 GMT", .contentType: "text/plain", .cacheControl: "max-age=60"],
+            body: ByteBuffer(string: "x")
+        )
+        let built = response.notModified()
+        #expect(built.headerFields == [.eTag: "\"1\"", .cacheControl: "max-age=60"])
+        response.prepareNotModified()
+        #expect(response.notModified().headerFields == built.headerFields)
+        response.headerFields[.cacheControl] = "no-cache"
+        #expect(response.notModified().headerFields == [.eTag: "\"1\"", .cacheControl: "no-cache"])
+    }
+
     @Test func httpDates() {
         #expect(HTTPDate(secondsSince1970: 784_111_777).imfFixdate == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate(secondsSince1970: 0).imfFixdate == "Thu, 01 Jan 1970 00:00:00 GMT")

@@ -22,12 +22,23 @@ extension ServerResponse {
     /// This 200 as `304 Not Modified` (RFC 9110 §15.4.5): no body; keeps `ETag`, `Cache-Control`,
     /// `Vary`, `Date`, `Expires`, `Content-Location` and the non-representation fields (CORS,
     /// `X-Cache`, `Age`); drops the body's fields, and `Last-Modified` when an `ETag` is present.
+    /// Uses the fields ``prepareNotModified()`` kept, when there are any.
     func notModified() -> ServerResponse {
+        ServerResponse(status: .notModified, headerFields: notModifiedFields ?? makeNotModifiedFields())
+    }
+
+    /// Builds the fields of this response as a 304 now, so that each ``notModified()`` of it (and
+    /// of its copies) costs no copy of the field list: for a response served many times, as the
+    /// edge serves a hit.
+    mutating func prepareNotModified() {
+        notModifiedFields = makeNotModifiedFields()
+    }
+
+    private func makeNotModifiedFields() -> HTTPFields {
         let hasEntityTag = headerFields.contains(.eTag)
-        let fields = headerFields(dropping: { name in
+        return headerFields(dropping: { name in
             Self.isRepresentationField(name) || (hasEntityTag && name == .lastModified)
         })
-        return ServerResponse(status: .notModified, headerFields: fields)
     }
 
     /// This 200 as `206 Partial Content` with the bytes at `range` of its body.

@@ -39,6 +39,14 @@ public final class EdgeCache: Responder {
         case validate(StoredResponse, CacheKey)
     }
 
+    /// What the edge makes of a stored response it found.
+    private enum Found {
+        /// It is fresh: serve this hit.
+        case hit(ServerResponse)
+        /// It is stale or `no-cache`: validate it first.
+        case needsValidation(StoredResponse)
+    }
+
     private let origin: ConditionalResponder
     private let clock: EdgeClock
     /// The stored responses, the purge generation, the running refreshes and the site monitor.
@@ -95,9 +103,13 @@ public final class EdgeCache: Responder {
         let isPurge = request.path == Self.purgePath
         let isCached = !isPurge && (request.method == .get || request.method == .head)
         let key = CacheKey(request)
-        let lookup = state.withLockedValue { state in
+        let lookup = state.withLockedValue { state -> EdgeStore.Lookup<Found>? in
             state.purgeIfSiteChanged(at: now)
-            return isCached ? state.store.lookup(key, request: request.headerFields, at: now) : nil
+            guard isCached else { return nil }
+            // Under the lock, so the hit built here is kept for the next request.
+            return state.store.lookup(key, request: request.headerFields, at: now) { stored in
+                stored.hit(at: now).map(Found.hit) ?? .needsValidation(stored)
+            }
         }
         guard let lookup else {
             return isPurge ? .answer(respondToPurge(request)) : .passThrough
@@ -112,10 +124,10 @@ public final class EdgeCache: Responder {
             // place since, it no longer holds the stored bytes (the response fetched instead
             // replaces it).
             return .fetch(key, reason: "miss")
-        case .found(let stored):
-            let timeToLive = stored.timeToLive(at: now)
-            guard timeToLive > 0, !stored.directives.noCache else { return .validate(stored, key) }
-            return .answer(stored.served(at: now, as: CacheOutcome(label: .hit, hit: true, timeToLive: Int(timeToLive.rounded(.down)))))
+        case .found(.hit(let response)):
+            return .answer(response)
+        case .found(.needsValidation(let stored)):
+            return .validate(stored, key)
         }
     }
 

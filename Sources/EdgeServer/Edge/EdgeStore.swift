@@ -6,10 +6,10 @@ import HTTPTypes
 /// Eviction scans for the oldest use, which is linear in the number of stored responses; a site
 /// has hundreds of files, and eviction happens only when the bound is reached.
 struct EdgeStore: Sendable {
-    /// What a lookup found.
-    enum Lookup {
+    /// What a lookup found: `Found` is what the caller made of the stored response.
+    enum Lookup<Found> {
         /// A stored response for the same variant.
-        case found(StoredResponse)
+        case found(Found)
         /// Responses are stored for the target, but none for this request's `Vary`'d fields.
         case varyMiss
         /// The stored response's body is an open file that was rewritten in place since: the
@@ -36,27 +36,33 @@ struct EdgeStore: Sendable {
         self.capacity = capacity
     }
 
-    /// Finds the stored response `request` selects under `key` at `now`, and marks it used.
+    /// Finds the stored response `request` selects under `key` at `now`, marks it used, and
+    /// returns what `use` makes of it. `use` gets the stored response in place, so what it
+    /// changes (a hit it keeps, see ``StoredResponse/hit(at:)``) stays stored.
     ///
     /// A body kept as an open file is checked (one `fstat`) at most once per
     /// ``StoredResponse/fileCheckInterval``; in between, the transport's own check before sending
     /// it keeps a rewritten file from being sent short.
-    mutating func lookup(_ key: CacheKey, request: HTTPFields, at now: Double) -> Lookup {
+    mutating func lookup<Found>(
+        _ key: CacheKey, request: HTTPFields, at now: Double, _ use: (inout StoredResponse) -> Found
+    ) -> Lookup<Found> {
         guard let index = entries[key]?.firstIndex(where: { $0.selecting.matches(request) }) else {
             return entries[key] == nil ? .uriMiss : .varyMiss
         }
         tick += 1
         // In place: the variants array is not copied.
-        return Self.use(&entries[key, default: []][index], tick: tick, at: now)
+        return Self.use(&entries[key, default: []][index], tick: tick, at: now, use)
     }
 
-    private static func use(_ stored: inout StoredResponse, tick: UInt64, at now: Double) -> Lookup {
+    private static func use<Found>(
+        _ stored: inout StoredResponse, tick: UInt64, at now: Double, _ use: (inout StoredResponse) -> Found
+    ) -> Lookup<Found> {
         if let file = stored.response.body.file, now >= stored.nextFileCheck {
             guard file.isUnchanged else { return .fileChanged }
             stored.nextFileCheck = now + StoredResponse.fileCheckInterval
         }
         stored.lastUsed = tick
-        return .found(stored)
+        return .found(use(&stored))
     }
 
     /// Whether `response` fits in the store at all.

@@ -4,7 +4,8 @@ import HTTPTypes
 /// and age: when it was requested and received, and its `Date` and `Age` values.
 ///
 /// Everything a hit needs is parsed once, when the response is stored or freshened (directives,
-/// `Date`, the freshness lifetime), so serving a hit is arithmetic and three appended fields.
+/// `Date`, the freshness lifetime), and a hit's fields are built once per second of `Age`
+/// (``hit(at:)``), so serving a hit is arithmetic.
 struct StoredResponse: Sendable {
     /// Identifies this stored response across suspensions (set by ``EdgeStore``).
     var id: UInt64 = 0
@@ -34,6 +35,8 @@ struct StoredResponse: Sendable {
     var nextFileCheck: Double
     /// The least time between two checks of a stored open file, in seconds.
     static let fileCheckInterval: Double = 1
+    /// The last hit served (see ``hit(at:)``) and the whole `Age` and `ttl` it was built for.
+    private var lastHit: (age: Int, timeToLive: Int, response: ServerResponse)?
     /// Bytes counted against the store's bound: the body plus header names and values.
     var cost: Int {
         response.body.readableBytes + (upstreamCacheStatus?.utf8.count ?? 0)
@@ -54,15 +57,44 @@ struct StoredResponse: Sendable {
         keep(response.headerFields)
     }
 
+    /// The response for a hit at `now` (`HIT`, with `Age` and `ttl`), or nil when the stored
+    /// response is stale or `no-cache` requires validating it.
+    ///
+    /// Hits with the same whole `Age` and `ttl` are the same response, so the one built for the
+    /// first of them (with its 304 form prepared, see ``ServerResponse/prepareNotModified()``) is
+    /// kept and returned to the others: a busy response costs no copy of its fields per hit.
+    mutating func hit(at now: Double) -> ServerResponse? {
+        let timeToLive = timeToLive(at: now)
+        guard timeToLive > 0, !directives.noCache else { return nil }
+        let age = Self.ageFieldValue(currentAge(at: now))
+        let secondsToLive = Int(timeToLive.rounded(.down))
+        if let lastHit, lastHit.age == age, lastHit.timeToLive == secondsToLive {
+            return lastHit.response
+        }
+        var response = served(age: age, as: CacheOutcome(label: .hit, hit: true, timeToLive: secondsToLive))
+        response.prepareNotModified()
+        lastHit = (age, secondsToLive, response)
+        return response
+    }
+
     /// The stored headers and body labelled with `outcome` (`X-Cache`, `Cache-Status`), with
     /// `Age` set for `now`.
     func served(at now: Double, as outcome: CacheOutcome) -> ServerResponse {
+        served(age: Self.ageFieldValue(currentAge(at: now)), as: outcome)
+    }
+
+    private func served(age: Int, as outcome: CacheOutcome) -> ServerResponse {
         var served = response
         served.headerFields.reserveCapacity(response.headerFields.count + 3)
-        served.headerFields.append(HTTPField(name: .age, value: String(Int(min(currentAge(at: now), 2_147_483_648)))))
+        served.headerFields.append(HTTPField(name: .age, value: String(age)))
         served.headerFields.append(HTTPField(name: .xCache, value: outcome.label.rawValue))
         served.headerFields.append(HTTPField(name: .cacheStatus, value: outcome.cacheStatus(after: upstreamCacheStatus)))
         return served
+    }
+
+    /// The `Age` field value for a current age: whole seconds, capped at 2^31 (RFC 9111 §5.1).
+    private static func ageFieldValue(_ currentAge: Double) -> Int {
+        Int(min(currentAge, 2_147_483_648))
     }
 
     /// `current_age` of RFC 9111 §4.2.3.
@@ -107,6 +139,7 @@ struct StoredResponse: Sendable {
     /// upstream entries; without one, the previous upstream entries stay), then parses what
     /// freshness needs from them. Runs after `directives`, `requestTime` and `responseTime` are set.
     private mutating func keep(_ fields: HTTPFields) {
+        lastHit = nil
         upstreamCacheStatus = fields[.cacheStatus] ?? upstreamCacheStatus
         var kept = HTTPFields()
         kept.reserveCapacity(fields.count)

@@ -11,9 +11,14 @@ public struct ServerResponse: Sendable {
     /// The response status.
     public var status: HTTPResponse.Status
     /// The response header fields. The transport adds `Content-Length` and `Date` when missing.
-    public var headerFields: HTTPFields
+    public var headerFields: HTTPFields {
+        didSet { notModifiedFields = nil }
+    }
     /// The response body.
     public var body: ResponseBody
+    /// The fields of this response as `304 Not Modified`, when prepared ahead for a response
+    /// served many times (see ``prepareNotModified()``); any change to ``headerFields`` drops them.
+    var notModifiedFields: HTTPFields?
 
     /// Creates a response with `body` in memory.
     public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: ByteBuffer = ByteBuffer()) {
