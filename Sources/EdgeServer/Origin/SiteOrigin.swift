@@ -99,7 +99,7 @@ public struct SiteOrigin: Responder {
             let available = resource.gzip == nil ? "identity" : "identity or gzip"
             return .plainText(.notAcceptable, "this file is available as \(available) only, and Accept-Encoding allows neither", fields: fields)
         }
-        return ServerResponse(status: .ok, headerFields: representation.headerFields, body: representation.body)
+        return representation.response
     }
 
     private func notFound(_ path: String) -> ServerResponse {
