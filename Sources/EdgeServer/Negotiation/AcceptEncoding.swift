@@ -5,50 +5,66 @@
 /// is malformed are ignored. Without the field at all the client gets identity: that is what
 /// curl, scripts and `fetch` in tests expect, and what nginx and Caddy do.
 struct AcceptEncoding: Sendable, Equatable {
-    /// Quality in thousandths (0…1000) of each named coding, lowercased.
-    private(set) var qualities: [String: Int] = [:]
+    /// Quality in thousandths (0…1000) of `gzip` (or `x-gzip`), when listed.
+    private var gzip: Int?
+    /// Quality of `identity`, when listed.
+    private var identity: Int?
     /// Quality of `*`, when listed.
-    private(set) var wildcard: Int?
+    private var wildcard: Int?
     /// Whether the request had the field at all.
-    let isPresent: Bool
+    private var isPresent = false
 
-    /// Parses every `Accept-Encoding` field line of a request (an empty list: no field).
+    /// Parses every `Accept-Encoding` field line of a request (an empty list: no field), byte by
+    /// byte: codings other than `gzip`, `x-gzip`, `identity` and `*` are skipped, since the
+    /// origin has nothing else to offer.
     init(fieldValues: [String]) {
-        isPresent = !fieldValues.isEmpty
-        for value in fieldValues {
-            for element in value.split(separator: ",") {
-                record(element)
+        for var value in fieldValues {
+            isPresent = true
+            value.withUTF8 { bytes in
+                for element in bytes.split(separator: UInt8(ascii: ",")) {
+                    record(element)
+                }
             }
         }
     }
 
-    private mutating func record(_ element: Substring) {
-        let parts = element.split(separator: ";")
-        guard let name = parts.first?.trimmingSpaces.lowercased(), !name.isEmpty else { return }
+    private mutating func record(_ element: Slice<UnsafeBufferPointer<UInt8>>) {
+        var parts = element.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)[...]
+        guard let name = parts.popFirst()?.trimmingSpaces, !name.isEmpty else { return }
         var quality = 1000
-        for parameter in parts.dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingSpaces.lowercased() == "q" else { continue }
-            guard let parsed = Self.qvalue(pair[1].trimmingSpaces) else { return }
+        for parameter in parts {
+            guard let equals = parameter.firstIndex(of: UInt8(ascii: "=")),
+                Self.equalsIgnoringCase(parameter[..<equals].trimmingSpaces, "q")
+            else { continue }
+            guard let parsed = Self.qvalue(parameter[parameter.index(after: equals)...].trimmingSpaces) else { return }
             quality = parsed
         }
-        let coding = name == "x-gzip" ? "gzip" : name
-        if coding == "*" {
+        if Self.equalsIgnoringCase(name, "gzip") || Self.equalsIgnoringCase(name, "x-gzip") {
+            gzip = max(gzip ?? 0, quality)
+        } else if Self.equalsIgnoringCase(name, "identity") {
+            identity = max(identity ?? 0, quality)
+        } else if name.elementsEqual("*".utf8) {
             wildcard = max(wildcard ?? 0, quality)
-        } else {
-            qualities[coding] = max(qualities[coding] ?? 0, quality)
+        }
+    }
+
+    /// Whether `bytes` spell `lowercase` with ASCII letters in any case.
+    private static func equalsIgnoringCase(_ bytes: some Collection<UInt8>, _ lowercase: StaticString) -> Bool {
+        let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        return bytes.elementsEqual(expected) { actual, expected in
+            (actual >= UInt8(ascii: "A") && actual <= UInt8(ascii: "Z") ? actual + 32 : actual) == expected
         }
     }
 
     /// `qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )`, in thousandths.
-    static func qvalue(_ text: Substring) -> Int? {
-        let bytes = Array(text.utf8)
-        guard let first = bytes.first, first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else { return nil }
+    static func qvalue(_ text: some Collection<UInt8>) -> Int? {
+        var bytes = text.makeIterator()
+        guard let first = bytes.next(), first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else { return nil }
         var value = Int(first - UInt8(ascii: "0")) * 1000
-        guard bytes.count > 1 else { return value }
-        guard bytes[1] == UInt8(ascii: "."), bytes.count <= 5 else { return nil }
+        guard let dot = bytes.next() else { return value }
+        guard dot == UInt8(ascii: "."), text.count <= 5 else { return nil }
         var scale = 100
-        for digit in bytes.dropFirst(2) {
+        while let digit = bytes.next() {
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
             value += Int(digit - UInt8(ascii: "0")) * scale
             scale /= 10
@@ -61,9 +77,9 @@ struct AcceptEncoding: Sendable, Equatable {
     func quality(of coding: ContentCoding) -> Int {
         switch coding {
         case .gzip:
-            return isPresent ? qualities["gzip"] ?? wildcard ?? 0 : 0
+            return isPresent ? gzip ?? wildcard ?? 0 : 0
         case .identity:
-            return qualities["identity"] ?? wildcard ?? 1
+            return identity ?? wildcard ?? 1
         }
     }
 
@@ -77,11 +93,11 @@ struct AcceptEncoding: Sendable, Equatable {
     }
 }
 
-extension Substring {
-    /// The text without leading and trailing spaces and tabs (HTTP's OWS).
-    var trimmingSpaces: Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+extension Slice<UnsafeBufferPointer<UInt8>> {
+    /// The bytes without leading and trailing spaces and tabs (HTTP's OWS).
+    var trimmingSpaces: Self {
+        let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return self[endIndex...] }
         return self[start...end]
     }
 }
