@@ -7,13 +7,21 @@ struct ResourceLocation: Sendable, Hashable {
     /// the header policy and the content type are chosen by.
     var sitePath: String
     /// The file-system path of the identity file (which may not exist).
-    var path: String
+    let path: String
+    /// `path + ".gz"`, made once: a request for a cached file may `stat` it.
+    let gzipPath: String
     /// The identity file's stamp, or nil when there is none.
     var identity: FileStamp?
     /// The `.gz` file's stamp, or nil when there is none.
     var gzip: FileStamp?
 
-    var gzipPath: String { path + ".gz" }
+    init(sitePath: String, path: String, identity: FileStamp?, gzip: FileStamp?) {
+        self.sitePath = sitePath
+        self.path = path
+        gzipPath = path + ".gz"
+        self.identity = identity
+        self.gzip = gzip
+    }
 
     /// Whether the files a response depends on are still the ones these stamps describe: the
     /// identity file always (its hash is in both ETags; its absence means decompressing), the

@@ -34,11 +34,11 @@ struct SiteRoot: Sendable {
         } else if requestPath.hasSuffix("/") && requestPath != "/" {
             return nil
         }
-        let path = fileSystemPath(sitePath)
-        let gzip = FileStamp.of(path: path + ".gz").flatMap { $0.kind == .regular ? $0 : nil }
-        let regularIdentity = identity.flatMap { $0.kind == .regular ? $0 : nil }
-        guard regularIdentity != nil || gzip != nil else { return nil }
-        return ResourceLocation(sitePath: sitePath, path: path, identity: regularIdentity, gzip: gzip)
+        var location = ResourceLocation(sitePath: sitePath, path: fileSystemPath(sitePath), identity: nil, gzip: nil)
+        location.identity = identity.flatMap { $0.kind == .regular ? $0 : nil }
+        location.gzip = FileStamp.of(path: location.gzipPath).flatMap { $0.kind == .regular ? $0 : nil }
+        guard location.identity != nil || location.gzip != nil else { return nil }
+        return location
     }
 
     /// Whether every file of `location` really is inside the site directory once symbolic links

@@ -30,6 +30,9 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     private let limits: ConnectionLimits
     private let accessLog: AccessLog?
     private let dates: DateCache
+    /// ``ConnectionLimits/requestTimeout`` and ``ConnectionLimits/idleTimeout``, converted once.
+    private let requestTimeout: TimeAmount
+    private let idleTimeout: TimeAmount
 
     /// Complete requests received and not answered yet.
     private var unanswered = 0
@@ -53,10 +56,12 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
         self.limits = limits
         self.accessLog = accessLog
         self.dates = dates
+        requestTimeout = TimeAmount(limits.requestTimeout)
+        idleTimeout = TimeAmount(limits.idleTimeout)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        arm(context: context, limits.requestTimeout)
+        arm(context: context, requestTimeout)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -79,7 +84,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
             bytesArrivedWhileAnswering = true
         } else if !receiving {
             receiving = true
-            arm(context: context, limits.requestTimeout)
+            arm(context: context, requestTimeout)
         }
         context.fireChannelReadComplete()
     }
@@ -118,7 +123,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
             answerParserError(context: context)
         } else {
             receiving = bytesArrivedWhileAnswering
-            arm(context: context, receiving ? limits.requestTimeout : limits.idleTimeout)
+            arm(context: context, receiving ? requestTimeout : idleTimeout)
         }
         bytesArrivedWhileAnswering = false
     }
@@ -136,9 +141,8 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
             status: response.status.code, bodyBytes: bodyBytes)
     }
 
-    private func arm(context: ChannelHandlerContext, _ timeout: Duration) {
-        let (seconds, attoseconds) = timeout.components
-        let newDeadline = NIODeadline.now() + .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    private func arm(context: ChannelHandlerContext, _ timeout: TimeAmount) {
+        let newDeadline = NIODeadline.now() + timeout
         deadline = newDeadline
         if let timer, timer.at <= newDeadline { return }
         timer?.check.cancel()
