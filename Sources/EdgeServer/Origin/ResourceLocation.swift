@@ -23,13 +23,19 @@ struct ResourceLocation: Sendable, Hashable {
         self.gzip = gzip
     }
 
-    /// Whether the files a response depends on are still the ones these stamps describe: the
-    /// identity file always (its hash is in both ETags; its absence means decompressing), the
-    /// `.gz` when its bytes are sent or the identity is decompressed from it, and the absence of
-    /// a `.gz` when the client would take one. One or two `stat` calls, no reads.
+    /// Whether the files a response depends on are still the ones these stamps describe. A gzip
+    /// response is the `.gz` file's bytes, with the fields made when they were read: it depends
+    /// on the `.gz` alone. An identity response depends on the identity file (its absence means
+    /// decompressing the `.gz`, which it then depends on too), and on the absence of a `.gz` when
+    /// the client would take one. One `stat` call (two for identity in those cases), no reads.
     func isCurrent(sending coding: ContentCoding, clientAcceptsGzip: Bool) -> Bool {
-        guard FileStamp.of(path: path) == identity else { return false }
-        let dependsOnGzip = coding == .gzip || identity == nil || (clientAcceptsGzip && gzip == nil)
-        return !dependsOnGzip || FileStamp.of(path: gzipPath) == gzip
+        switch coding {
+        case .gzip:
+            return FileStamp.of(path: gzipPath) == gzip
+        case .identity:
+            guard FileStamp.of(path: path) == identity else { return false }
+            let dependsOnGzip = identity == nil || (clientAcceptsGzip && gzip == nil)
+            return !dependsOnGzip || FileStamp.of(path: gzipPath) == gzip
+        }
     }
 }
