@@ -95,7 +95,7 @@ struct AcceptEncoding: Sendable, Equatable {
 
 extension Slice<UnsafeBufferPointer<UInt8>> {
     /// The bytes without leading and trailing spaces and tabs (HTTP's OWS).
-    var trimmingSpaces: Self {
+    fileprivate var trimmingSpaces: Self {
         let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return self[endIndex...] }
         return self[start...end]
