@@ -54,13 +54,19 @@ struct Serve: AsyncParsableCommand {
         // A new manifest on disk means "the site was redeployed": the edge purges everything.
         let edge = noEdge ? nil : EdgeConfiguration(watchedFile: (directory as NSString).appendingPathComponent("bundles/manifest.json"))
         let chain = ResponderChain.serve(origin: SiteOrigin(directory: directory, policy: policy), edge: edge)
+        let configuration = ServerConfiguration(host: host, port: port, accessLog: quiet ? nil : .standardError)
         let server: EdgeServer
         do {
-            server = try await EdgeServer.start(
-                configuration: ServerConfiguration(host: host, port: port, accessLog: quiet ? nil : .standardError), responder: chain.responder)
+            server = try await EdgeServer.start(configuration: configuration, responder: chain.responder)
         } catch {
             terminal.error(error.description)
             throw ExitStatus.unavailable
+        }
+        if server.connectionCap < configuration.limits.maxConnections {
+            terminal.warning(
+                "the open-file limit (ulimit -n) holds \(server.connectionCap) connections at once, not "
+                    + "\(configuration.limits.maxConnections); more get 503. Raise the hard limit (ulimit -Hn, or "
+                    + "LimitNOFILE= for a systemd service) to hold more.")
         }
         let signals = Self.shutDownOnSignals(server)
         defer { signals.forEach { $0.cancel() } }

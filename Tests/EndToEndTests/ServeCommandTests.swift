@@ -13,7 +13,9 @@ struct ServeCommandTests {
         let stdoutURL: URL
         let stderrURL: URL
 
-        init(_ arguments: [String], in directory: String) throws {
+        /// Starts `bundlepress serve` with `arguments` in `directory`, under `ulimit -n
+        /// openFileLimit` when one is given.
+        init(_ arguments: [String], in directory: String, openFileLimit: Int? = nil) throws {
             let binary = try bundlepressBinary.get()
             let outputs = URL(fileURLWithPath: directory).appendingPathComponent("serve-output-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
@@ -21,8 +23,13 @@ struct ServeCommandTests {
             stderrURL = outputs.appendingPathComponent("stderr")
             try Data().write(to: stdoutURL)
             try Data().write(to: stderrURL)
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["serve"] + arguments
+            if let openFileLimit {
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" \"$@\"", binary, "serve"] + arguments
+            } else {
+                process.executableURL = URL(fileURLWithPath: binary)
+                process.arguments = ["serve"] + arguments
+            }
             process.currentDirectoryURL = URL(fileURLWithPath: directory)
             process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
             process.standardError = try FileHandle(forWritingTo: stderrURL)
@@ -99,5 +106,73 @@ struct ServeCommandTests {
         #expect(taken.status == 69, "\(taken)")
         #expect(taken.stderr.contains("cannot listen on 127.0.0.1:"), "\(taken)")
         #expect(try await first.stop() == 0)
+    }
+
+    /// Under an open-file limit too low for the connection cap (here 128: a quarter is kept for
+    /// the server's own descriptors), serve says how many connections it holds, and the one over
+    /// that gets 503 at once instead of waiting in the listen queue.
+    @Test func aLowOpenFileLimitLowersTheConnectionCapAndSaysSo() async throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        #expect(try example.run("build", "--quiet").status == 0)
+        let server = try ServeProcess(["--port", "0", "--quiet"], in: example.path, openFileLimit: 128)
+        let base = try #require(try await server.waitForURL(), "no Serving line: \(server.stderr)")
+        #expect(server.stderr.contains("warning: the open-file limit (ulimit -n) holds 96 connections at once, not 4096;"), "\(server.stderr)")
+        let port = try #require(base.port)
+        var held: [RawConnection] = []
+        for _ in 0..<96 {
+            held.append(try RawConnection(port: port))
+            #expect(try held.last?.firstLine(after: "GET /bundles/manifest.json HTTP/1.1\r\nHost: t\r\n\r\n") == "HTTP/1.1 200 OK")
+        }
+        let extra = try RawConnection(port: port)
+        #expect(try extra.firstLine(after: "GET / HTTP/1.1\r\nHost: t\r\n\r\n") == "HTTP/1.1 503 Service Unavailable")
+        held.removeAll()
+        #expect(try await server.stop() == 0)
+    }
+}
+
+/// A blocking TCP connection to 127.0.0.1, closed when released; reads time out after 10 s.
+private final class RawConnection {
+    private let descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Self.lastError() }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Foundation.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let error = Self.lastError()
+            close(descriptor)
+            throw error
+        }
+    }
+
+    private static func lastError() -> POSIXError {
+        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Sends `request` and returns the status line of what comes back (empty when nothing does).
+    func firstLine(after request: String) throws -> String {
+        let bytes = Array(request.utf8)
+        guard send(descriptor, bytes, bytes.count, 0) == bytes.count else { throw Self.lastError() }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 512)
+        while !received.contains(UInt8(ascii: "\n")) {
+            let count = recv(descriptor, &chunk, chunk.count, 0)
+            guard count > 0 else { break }
+            received += chunk[..<count]
+        }
+        return String(decoding: received.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     }
 }

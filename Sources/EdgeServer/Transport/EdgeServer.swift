@@ -19,14 +19,19 @@ import NIOPosix
 public final class EdgeServer: Sendable {
     /// The port the server listens on (the one chosen by the system when configured as 0).
     public let port: Int
+    /// The most connections held at once: ``ConnectionLimits/maxConnections``, or fewer when the
+    /// process's open-file limit (`ulimit -n`) cannot hold that many even after raising its soft
+    /// limit to the hard one (see ``OpenFileLimit``). Connections over it get 503.
+    public let connectionCap: Int
 
     private let quiescing: ServerQuiescingHelper
     /// Succeeds once a shutdown has closed the listener and every connection.
     private let stopped: EventLoopPromise<Void>
     private let shutdownStarted = NIOLockedValueBox(false)
 
-    private init(listener: any Channel, quiescing: ServerQuiescingHelper, configuration: ServerConfiguration) {
+    private init(listener: any Channel, quiescing: ServerQuiescingHelper, configuration: ServerConfiguration, connectionCap: Int) {
         self.quiescing = quiescing
+        self.connectionCap = connectionCap
         stopped = listener.eventLoop.makePromise()
         port = listener.localAddress?.port ?? configuration.port
         // A listener that fails on its own ends the server as a shutdown does.
@@ -40,7 +45,8 @@ public final class EdgeServer: Sendable {
         configuration: ServerConfiguration, responder: some Responder, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws(ServerError) -> EdgeServer {
         let quiescing = ServerQuiescingHelper(group: group)
-        let counter = ConnectionCounter(limit: configuration.limits.maxConnections)
+        let wanted = configuration.limits.maxConnections
+        let counter = ConnectionCounter(limit: OpenFileLimit.raiseCurrent(toHold: wanted)?.connectionCap(wanting: wanted) ?? wanted)
         let dates = DateCache()
         let responder: any Responder = responder
         let listener: any Channel
@@ -63,7 +69,7 @@ public final class EdgeServer: Sendable {
         } catch {
             throw .cannotBind(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
-        return EdgeServer(listener: listener, quiescing: quiescing, configuration: configuration)
+        return EdgeServer(listener: listener, quiescing: quiescing, configuration: configuration, connectionCap: counter.limit)
     }
 
     /// Waits until ``shutdown()`` has closed the listener and every connection.
