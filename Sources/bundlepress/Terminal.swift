@@ -50,8 +50,14 @@ struct Terminal {
     }
 
     private func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { bytes in
+            #if canImport(Darwin)
+            Darwin.write(STDERR_FILENO, bytes.baseAddress, bytes.count)
+            #else
+            Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count)
+            #endif
+        }
     }
 }
 

@@ -22,7 +22,13 @@ public struct AccessLog: Sendable {
     public static let standardError = AccessLog { line in
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
-        _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _ = bytes.withUnsafeBytes { bytes in
+            #if canImport(Darwin)
+            Darwin.write(STDERR_FILENO, bytes.baseAddress, bytes.count)
+            #else
+            Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count)
+            #endif
+        }
     }
 
     /// Logs one response.
