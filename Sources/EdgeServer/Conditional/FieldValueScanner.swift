@@ -16,7 +16,7 @@ struct FieldValueScanner {
 
     /// Whether everything but trailing whitespace has been consumed.
     var isAtEnd: Bool {
-        bytes[index...].allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        bytes[index...].allSatisfy(\.isSpaceOrTab)
     }
 
     /// The next byte, without consuming it.
@@ -24,7 +24,7 @@ struct FieldValueScanner {
 
     /// Skips spaces and horizontal tabs (OWS).
     mutating func skipWhitespace() {
-        while let byte = peek, byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
+        while let byte = peek, byte.isSpaceOrTab {
             index += 1
         }
     }
@@ -42,7 +42,7 @@ struct FieldValueScanner {
         for expected in literal.utf8 {
             guard position < bytes.count else { return false }
             let actual = bytes[position]
-            let same = caseInsensitive ? Self.lowercased(actual) == Self.lowercased(expected) : actual == expected
+            let same = caseInsensitive ? actual.asciiLowercased == expected.asciiLowercased : actual == expected
             guard same else { return false }
             position += 1
         }
@@ -138,10 +138,6 @@ struct FieldValueScanner {
             if byte == UInt8(ascii: "\""), quotedString() != nil { continue }
             index += 1
         }
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
 
     /// `tchar` of RFC 9110 §5.6.2.

@@ -43,7 +43,7 @@ struct SelectingHeaders: Equatable, Sendable {
             .map(\.value.utf8)
             .joined(separator: CollectionOfOne(UInt8(ascii: ",")))
             .lazy
-            .filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
-            .map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
+            .filter { !$0.isSpaceOrTab }
+            .map(\.asciiLowercased)
     }
 }

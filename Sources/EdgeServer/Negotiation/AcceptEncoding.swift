@@ -11,15 +11,12 @@ struct AcceptEncoding: Sendable, Equatable {
     private var identity: Int?
     /// Quality of `*`, when listed.
     private var wildcard: Int?
-    /// Whether the request had the field at all.
-    private var isPresent = false
 
     /// Parses every `Accept-Encoding` field line of a request (an empty list: no field), byte by
     /// byte: codings other than `gzip`, `x-gzip`, `identity` and `*` are skipped, since the
     /// origin has nothing else to offer.
     init(fieldValues: [String]) {
         for var value in fieldValues {
-            isPresent = true
             value.withUTF8 { bytes in
                 for element in bytes.split(separator: UInt8(ascii: ",")) {
                     record(element)
@@ -51,9 +48,7 @@ struct AcceptEncoding: Sendable, Equatable {
     /// Whether `bytes` spell `lowercase` with ASCII letters in any case.
     private static func equalsIgnoringCase(_ bytes: some Collection<UInt8>, _ lowercase: StaticString) -> Bool {
         let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-        return bytes.elementsEqual(expected) { actual, expected in
-            (actual >= UInt8(ascii: "A") && actual <= UInt8(ascii: "Z") ? actual + 32 : actual) == expected
-        }
+        return bytes.elementsEqual(expected) { $0.asciiLowercased == $1 }
     }
 
     /// `qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )`, in thousandths.
@@ -77,7 +72,7 @@ struct AcceptEncoding: Sendable, Equatable {
     func quality(of coding: ContentCoding) -> Int {
         switch coding {
         case .gzip:
-            return isPresent ? gzip ?? wildcard ?? 0 : 0
+            return gzip ?? wildcard ?? 0
         case .identity:
             return identity ?? wildcard ?? 1
         }
@@ -96,8 +91,7 @@ struct AcceptEncoding: Sendable, Equatable {
 extension Slice<UnsafeBufferPointer<UInt8>> {
     /// The bytes without leading and trailing spaces and tabs (HTTP's OWS).
     fileprivate var trimmingSpaces: Self {
-        let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return self[endIndex...] }
+        guard let start = firstIndex(where: { !$0.isSpaceOrTab }), let end = lastIndex(where: { !$0.isSpaceOrTab }) else { return self[endIndex...] }
         return self[start...end]
     }
 }

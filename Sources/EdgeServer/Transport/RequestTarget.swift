@@ -92,7 +92,7 @@ struct RequestTarget: Sendable, Equatable {
             var byte = raw[index]
             index += 1
             if byte == UInt8(ascii: "%") {
-                guard index + 1 < raw.endIndex, let high = hexValue(raw[index]), let low = hexValue(raw[index + 1]) else {
+                guard index + 1 < raw.endIndex, let high = raw[index].hexDigitValue, let low = raw[index + 1].hexDigitValue else {
                     throw .badPercentEncoding
                 }
                 byte = high << 4 | low
@@ -104,14 +104,5 @@ struct RequestTarget: Sendable, Equatable {
             decoded.append(byte)
         }
         return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }
