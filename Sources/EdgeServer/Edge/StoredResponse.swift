@@ -72,7 +72,10 @@ struct StoredResponse: Sendable {
             return lastHit.response
         }
         var response = served(age: age, as: CacheOutcome(label: .hit, hit: true, timeToLive: secondsToLive))
-        response.prepareNotModified()
+        if response.status == .ok {
+            // Only a 200 becomes a 304 (see ConditionalResponder).
+            response.prepareNotModified()
+        }
         lastHit = (age, secondsToLive, response)
         return response
     }

@@ -10,7 +10,7 @@ extension SiteOrigin {
         let isPreflight = request.headerFields[.origin] != nil && request.headerFields[.accessControlRequestMethod] != nil
         if isPreflight, let cors = policy.cors, cors.applies(toPath: request.path) {
             fields[.accessControlAllowOrigin] = cors.allowOrigin
-            fields[.accessControlAllowMethods] = CORSPolicy.allowedMethods.joined(separator: ", ")
+            fields[.accessControlAllowMethods] = Self.allowedMethods
             fields[.accessControlAllowHeaders] = CORSPolicy.allowedRequestHeaders.joined(separator: ", ")
             fields[.accessControlMaxAge] = String(CORSPolicy.preflightMaxAge)
         }

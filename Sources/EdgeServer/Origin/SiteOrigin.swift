@@ -20,8 +20,9 @@ import SitePolicy
 /// ``fileBodyThreshold`` and ``ResourceCache``); a request for a cached file costs one or two
 /// `stat` calls to notice a rebuild, and no reads.
 public struct SiteOrigin: Responder {
-    /// The methods the origin implements, for `Allow`.
-    public static let allowedMethods = "GET, HEAD, OPTIONS"
+    /// The methods the origin implements, for `Allow` (and a CORS preflight's
+    /// `Access-Control-Allow-Methods`).
+    public static let allowedMethods = CORSPolicy.allowedMethods.joined(separator: ", ")
     /// Files this large or larger are kept open and sent from disk with `sendfile` (see
     /// ``ResponseBody``); smaller ones are kept in memory and written with their response head.
     public static let fileBodyThreshold = 64 << 10
@@ -51,13 +52,13 @@ public struct SiteOrigin: Responder {
         switch request.method {
         case .get, .head:
             let accepted = AcceptEncoding(fieldValues: request.headerFields[values: .acceptEncoding])
-            guard let cached = cache.resource(for: request.path),
-                cached.location.isCurrent(
-                    sending: accepted.select(gzipAvailable: cached.gzip != nil) ?? .identity,
-                    clientAcceptsGzip: accepted.quality(of: .gzip) > 0
-                )
-            else { return nil }
-            return response(from: cached, accepted: accepted)
+            guard let cached = cache.resource(for: request.path) else { return nil }
+            let coding = accepted.select(gzipAvailable: cached.gzip != nil)
+            // A 406 depends on the files as an identity response does (a `.gz` may have appeared).
+            guard cached.location.isCurrent(sending: coding ?? .identity, clientAcceptsGzip: accepted.quality(of: .gzip) > 0) else {
+                return nil
+            }
+            return response(from: cached, coding: coding)
         case .options:
             return options(for: request)
         default:
@@ -82,7 +83,8 @@ public struct SiteOrigin: Responder {
         do {
             let resource = try await loader.load(location)
             cache.store(resource, for: request.path)
-            return response(from: resource, accepted: AcceptEncoding(fieldValues: request.headerFields[values: .acceptEncoding]))
+            let accepted = AcceptEncoding(fieldValues: request.headerFields[values: .acceptEncoding])
+            return response(from: resource, coding: accepted.select(gzipAvailable: resource.gzip != nil))
         } catch {
             switch error {
             case .notFound: return notFound(request.path)
@@ -91,9 +93,9 @@ public struct SiteOrigin: Responder {
         }
     }
 
-    /// 200 with the representation `accepted` selects, or 406 when it accepts neither.
-    private func response(from resource: CachedResource, accepted: AcceptEncoding) -> ServerResponse {
-        guard let coding = accepted.select(gzipAvailable: resource.gzip != nil), let representation = resource.representation(coding) else {
+    /// 200 with the representation in `coding`, or 406 when the client accepts neither (nil).
+    private func response(from resource: CachedResource, coding: ContentCoding?) -> ServerResponse {
+        guard let coding, let representation = resource.representation(coding) else {
             var fields = corsFields(forPath: resource.location.sitePath)
             fields[.vary] = "Accept-Encoding"
             let available = resource.gzip == nil ? "identity" : "identity or gzip"
