@@ -179,7 +179,7 @@ import Testing
                 HeaderRule(pattern: try PathPattern("*.html"), fields: [try HeaderField(validatingName: "X-D", value: "4")]),
             ],
             cors: nil)
-        let leaks = HeaderPlan(policy).leaks().flatMap { leak in leak.sources.map { "\(leak.rule.label) \(leak.fieldName) \($0.label)" } }
+        let leaks = HeaderPlan(policy).leaks.flatMap { leak in leak.sources.map { "\(leak.rule.label) \(leak.fieldName) \($0.label)" } }
         // /a/** and /b/** share no path; *.json and *.html neither; /a/x.json is in both /a/** and *.json.
         #expect(!leaks.contains("headers[0] \"/a/**\" X-B headers[1] \"/b/**\""))
         #expect(!leaks.contains("headers[2] \"*.json\" X-D headers[3] \"*.html\""))

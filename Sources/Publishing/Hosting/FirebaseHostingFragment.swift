@@ -37,7 +37,7 @@ struct FirebaseHostingFragment {
             let regex = PathRegex(rule.pattern, label: rule.label, file: Self.path, host: .firebaseHosting, warnings: &warnings)
             entries.append(Entry(regex: regex.anchored, fields: rule.fields))
         }
-        warnings += plan.leaks().map { .leak($0, file: Self.path, hosts: [.firebaseHosting]) }
+        warnings += plan.leaks.map { .leak($0, file: Self.path, hosts: [.firebaseHosting]) }
         if !plan.corsPatterns.isEmpty {
             let regexes = plan.corsPatterns.map { cors in
                 PathRegex(cors.pattern, label: cors.label, file: Self.path, host: .firebaseHosting, warnings: &warnings)

@@ -41,6 +41,11 @@ struct HeaderPlan {
     let corsFields: [HeaderField]
     /// ``SitePolicy/HeaderPolicy/commonFields``.
     let commonFields: [HeaderField]
+    /// Every field that leaks into an earlier rule's paths on a host that applies all matching
+    /// rules, the last one winning per field, and cannot remove a field. (The built-in `/**`
+    /// rule sets Cache-Control, so a rule without it always gets one from there.) Found once,
+    /// for the renderers of both such hosts.
+    let leaks: [Leak]
 
     init(_ policy: HeaderPolicy) {
         let all = policy.allRules
@@ -55,6 +60,7 @@ struct HeaderPlan {
         }
         corsFields = policy.cors?.responseFields ?? []
         commonFields = HeaderPolicy.commonFields
+        leaks = Self.leaks(among: rules)
     }
 
     /// `built-in "<pattern>"`, with the sixteen `[0-9a-f]` of the content-hash pattern told in words.
@@ -63,10 +69,7 @@ struct HeaderPlan {
             ? "built-in \"/bundles/<id>.<16 hex digits>.bundle\"" : "built-in \"\(pattern.source)\""
     }
 
-    /// Every field that leaks into an earlier rule's paths on a host that applies all matching
-    /// rules, the last one winning per field, and cannot remove a field. (The built-in `/**`
-    /// rule sets Cache-Control, so a rule without it always gets one from there.)
-    func leaks() -> [Leak] {
+    private static func leaks(among rules: [Rule]) -> [Leak] {
         var leaks: [Leak] = []
         for (index, rule) in rules.enumerated() {
             let overlapping = rules[(index + 1)...].filter { $0.pattern.mayOverlap(with: rule.pattern) }

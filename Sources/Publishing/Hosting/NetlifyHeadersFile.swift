@@ -59,7 +59,7 @@ struct NetlifyHeadersFile {
                 namesSetAbove.append(field.name)
             }
         }
-        warnings += blocks.compactMap(\.widening) + plan.leaks().map { .leak($0, file: Self.path, hosts: [.netlify]) }
+        warnings += blocks.compactMap(\.widening) + plan.leaks.map { .leak($0, file: Self.path, hosts: [.netlify]) }
 
         let commonLines = Self.fieldLines(plan.commonFields, label: "every response", warnings: &warnings)
         Self.merge(Block(labels: ["every response"], path: "/*", lines: commonLines), into: &blocks, atStart: true)

@@ -22,7 +22,7 @@ struct RetentionSweep {
         var warnings: [String]
     }
 
-    var bundlesDirectory: String { (outputDirectory as NSString).appendingPathComponent("bundles") }
+    var bundlesDirectory: String { SitePublisher(outputDirectory: outputDirectory).bundlesDirectory }
     var ledgerPath: String { (outputDirectory as NSString).appendingPathComponent(RetentionLedger.fileName) }
 
     /// Sweeps after `manifest`, which references `referenced`, became current; `planned` are
