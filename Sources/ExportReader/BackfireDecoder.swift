@@ -31,9 +31,8 @@ struct BackfireDecoder: NDJSONRecordDecoder {
                 let found = record.objectValue.map(RESTRecordDecoder.describeKeys(of:)) ?? record.kindDescription
                 throw ValueDecodingError(offset: record.offset, message: "expected a firestore-backfire record {\"path\", \"data\", …}, found \(found)")
             }
-            if let unknown = object.members.first(where: { !Self.keys.contains($0.key) }) {
-                let expected = Self.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                throw ValueDecodingError(offset: unknown.keyOffset, message: "unknown key \"\(unknown.key)\" in a firestore-backfire record; expected \(expected)")
+            if let unknown = RESTRecordDecoder.unknownKey(in: object, allowed: Self.keys, context: "a firestore-backfire record") {
+                throw ValueDecodingError(offset: unknown.offset, message: unknown.message)
             }
             guard let pathText = path.stringValue else {
                 throw ValueDecodingError(offset: path.offset, message: "\"path\" must be a document path string, found \(path.kindDescription)")
@@ -69,9 +68,8 @@ struct BackfireDecoder: NDJSONRecordDecoder {
                 }
                 // Backfire joins keys with '.' without escaping: split the same way.
                 let segments = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { String(Substring($0)) }
-                var updated = tree ?? TypedFieldTree(addressing: .byIndex)
-                updated.insert(segments[...], TypedFieldTree.Typed(kind: kind, origin: "the record's \"\(key)\" entry \"\(text)\""))
-                tree = updated
+                if tree == nil { tree = TypedFieldTree(addressing: .byIndex) }
+                tree?.insert(segments[...], TypedFieldTree.Typed(kind: kind, origin: "the record's \"\(key)\" entry \"\(text)\""))
             }
         }
         return tree

@@ -26,9 +26,8 @@ struct RESTRecordDecoder: NDJSONRecordDecoder {
         guard let kind = RESTRecordKind(object) else {
             throw .notADocument(locate(record.offset), found: Self.describeKeys(of: object))
         }
-        if let unknown = object.members.first(where: { !kind.allowedKeys.contains($0.key) }) {
-            let expected = kind.allowedKeys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-            throw .invalidDocument(locate(unknown.keyOffset), message: "unknown key \"\(unknown.key)\" in \(kind.displayName); expected \(expected)")
+        if let unknown = Self.unknownKey(in: object, allowed: kind.allowedKeys, context: kind.displayName) {
+            throw .invalidDocument(locate(unknown.offset), message: unknown.message)
         }
         switch kind {
         case .document:
@@ -57,6 +56,14 @@ struct RESTRecordDecoder: NDJSONRecordDecoder {
         } catch {
             throw .invalidDocument(locate(error.offset), message: error.message)
         }
+    }
+
+    /// The first key of `object` not in `allowed`: where it is, and `unknown key "k" in <context>;
+    /// expected "a", "b"` for the message. Nil when every key is allowed.
+    static func unknownKey(in object: JSONObject, allowed: Set<String>, context: String) -> (offset: Int, message: String)? {
+        guard let unknown = object.members.first(where: { !allowed.contains($0.key) }) else { return nil }
+        let expected = allowed.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        return (unknown.keyOffset, "unknown key \"\(unknown.key)\" in \(context); expected \(expected)")
     }
 
     /// "an object with keys "a", "b"" (at most five keys), for messages.
