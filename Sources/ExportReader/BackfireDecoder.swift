@@ -37,12 +37,7 @@ struct BackfireDecoder: NDJSONRecordDecoder {
             guard let pathText = path.stringValue else {
                 throw ValueDecodingError(offset: path.offset, message: "\"path\" must be a document path string, found \(path.kindDescription)")
             }
-            let name: ResourceName
-            do throws(PathError) {
-                name = try ResourceName(documentName: pathText, relativeTo: reRooter.target)
-            } catch {
-                throw ValueDecodingError(offset: path.offset, message: "document path: \(error.message)")
-            }
+            let name = try Value.decodeReference(pathText, field: "document path", offset: path.offset, relativeTo: reRooter.target)
             guard let fields = data.objectValue else {
                 throw ValueDecodingError(offset: data.offset, message: "\"data\" must be an object of fields, found \(data.kindDescription)")
             }

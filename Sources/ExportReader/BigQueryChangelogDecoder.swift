@@ -131,11 +131,7 @@ struct BigQueryChangelogDecoder: ExportDocumentSource {
 
     private static func documentName(_ row: JSONObject, at offset: Int, relativeTo database: DatabaseID) throws(ValueDecodingError) -> ResourceName {
         let node = try column("document_name", of: row, at: offset)
-        do throws(PathError) {
-            return try ResourceName(documentName: node.text, relativeTo: database)
-        } catch {
-            throw ValueDecodingError(offset: node.offset, message: "document_name: \(error.message)")
-        }
+        return try Value.decodeReference(node.text, field: "document_name", offset: node.offset, relativeTo: database)
     }
 
     private static func operation(_ row: JSONObject, at offset: Int) throws(ValueDecodingError) -> Operation {

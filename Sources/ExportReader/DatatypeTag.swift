@@ -39,11 +39,7 @@ enum DatatypeTag {
             guard let text = value.stringValue else {
                 throw expected("a document path string", for: "documentReference", found: value)
             }
-            do {
-                return .reference(try ResourceName(documentName: text, relativeTo: database))
-            } catch {
-                throw ValueDecodingError(offset: value.offset, message: "documentReference: \(error.message)")
-            }
+            return .reference(try Value.decodeReference(text, field: "documentReference", offset: value.offset, relativeTo: database))
         default:
             let found = tag.value.stringValue.map { "\"\($0)\"" } ?? tag.value.kindDescription
             throw ValueDecodingError(

@@ -43,11 +43,7 @@ extension UntypedValueDecoder {
         case (.geopoints, .object(let object)):
             return try AdminSDKJSON.geoPoint(object, at: node.offset, unprefixed: true).map(Value.geoPoint)
         case (.references, .string(let text)):
-            do {
-                return .reference(try ResourceName(documentName: text, relativeTo: database))
-            } catch {
-                throw ValueDecodingError(offset: node.offset, message: "reference: \(error.message)")
-            }
+            return .reference(try Value.decodeReference(text, field: "reference", offset: node.offset, relativeTo: database))
         case (.references, .object(let object)):
             return try AdminSDKJSON.referencePath(object).map { .reference(ResourceName(database: database, path: $0)) }
         case (.bytes, .object(let object)):

@@ -63,7 +63,7 @@ extension Value {
             self = .bytes(bytes)
         case "referenceValue":
             guard let text = value.stringValue else { throw fail("a document name string") }
-            self = .reference(try Self.decodeReference(text, offset: value.offset, relativeTo: database))
+            self = .reference(try Self.decodeReference(text, field: "referenceValue", offset: value.offset, relativeTo: database))
         case "geoPointValue":
             guard let point = value.objectValue else { throw fail("an object {latitude, longitude}") }
             try Self.rejectUnknownKeys(point, allowed: ["latitude", "longitude"], in: "geoPointValue", offset: value.offset)
@@ -146,11 +146,15 @@ extension Value {
         }
     }
 
-    static func decodeReference(_ text: String, offset: Int, relativeTo database: DatabaseID) throws(ValueDecodingError) -> ResourceName {
+    /// The document name `text` (full, or relative to `database`), read from `field` at
+    /// `offset`; an invalid one throws `<field>: <what is wrong>`.
+    public static func decodeReference(
+        _ text: String, field: String, offset: Int, relativeTo database: DatabaseID
+    ) throws(ValueDecodingError) -> ResourceName {
         do throws(PathError) {
             return try ResourceName(documentName: text, relativeTo: database)
         } catch {
-            throw ValueDecodingError(offset: offset, message: "referenceValue: \(error.message)")
+            throw ValueDecodingError(offset: offset, message: "\(field): \(error.message)")
         }
     }
 
