@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// Writes to standard error, with a self-erasing progress line when it is a terminal.
 struct Terminal {
@@ -50,14 +51,7 @@ struct Terminal {
     }
 
     private func write(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { bytes in
-            #if canImport(Darwin)
-            Darwin.write(STDERR_FILENO, bytes.baseAddress, bytes.count)
-            #else
-            Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count)
-            #endif
-        }
+        FileHandle.standardError.write(Data(text.utf8))
     }
 }
 
