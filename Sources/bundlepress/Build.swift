@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PipelineLanguage
 import Publishing
 
 struct Build: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BundleFormat
+import PipelineLanguage
 import Publishing
 
 /// The process exit statuses, from sysexits(3) so cron wrappers and CI can tell them apart.

@@ -3,6 +3,7 @@ import FirestoreModel
 import Foundation
 import JSONCore
 import Testing
+@testable import PipelineLanguage
 @testable import Publishing
 
 @Suite("SiteBuilder over small fixtures")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import PipelineLanguage
 @testable import Publishing
 
 /// What `bundles/` holds at a checkpoint: published names (staging excluded), the manifest's

@@ -4,6 +4,7 @@ import FirestoreModel
 import Foundation
 import JSONCore
 import Testing
+@testable import PipelineLanguage
 @testable import Publishing
 
 @Suite("Input hints in pipeline.yml")

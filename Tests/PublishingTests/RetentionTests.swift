@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import PipelineLanguage
 @testable import Publishing
 
 /// The content-hashed files in `site/bundles`.

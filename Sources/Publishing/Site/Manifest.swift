@@ -1,4 +1,5 @@
 import Foundation
+import PipelineLanguage
 
 /// `bundles/manifest.json`: what a site publishes, for apps (which bundle holds a named query)
 /// and for `verify`. It has no wall-clock fields, so an unchanged build writes identical bytes.

@@ -2,6 +2,7 @@ import BundleFormat
 import Crypto
 import FirestoreModel
 import Foundation
+import PipelineLanguage
 import QueryEngine
 
 /// Checks a published site the way clients and CDNs will meet it: the manifest parses, every

@@ -1,6 +1,8 @@
 import BundleFormat
 import FirestoreModel
 import Foundation
+import Hosting
+import PipelineLanguage
 import QueryEngine
 
 /// Builds the site a `pipeline.yml` describes: reads the exports, runs the named queries,

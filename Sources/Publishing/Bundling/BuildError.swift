@@ -1,6 +1,7 @@
 import BundleFormat
 import ExportReader
 import JSONCore
+import PipelineLanguage
 
 /// Why a build failed. Nothing was published when this is thrown: the previous site is intact.
 public enum BuildError: Error, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import BundleFormat
 import FirestoreModel
+import PipelineLanguage
 import QueryEngine
 
 /// One bundle, encoded and compressed into files in a scratch directory, named by its content hash.

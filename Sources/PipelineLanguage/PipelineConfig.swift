@@ -68,7 +68,7 @@ public struct PipelineConfig: Sendable {
 extension ClientPlatform {
     /// The readers bundles for these clients must load in: web-only sites may use OR filters.
     /// The build writes with it and `verify` reads with it (from the manifest's `clients`).
-    var bundleAudience: BundleAudience {
+    public var bundleAudience: BundleAudience {
         isSubset(of: .web) ? .webOnly : .allClients
     }
 }

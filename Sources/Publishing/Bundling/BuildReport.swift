@@ -1,3 +1,5 @@
+import PipelineLanguage
+
 /// What a build did (or, for a dry run, would do), for the summary, `--json`, and tests.
 public struct BuildReport: Sendable, Codable, Equatable {
     /// A bundle compared with the previously published manifest.
