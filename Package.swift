@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -52,8 +53,9 @@ let package = Package(
             name: "Publishing",
             dependencies: [
                 "FirestoreModel", "JSONCore", "ExportReader", "QueryEngine", "BundleFormat", "SitePolicy",
-                "PipelineLanguage", "Hosting",
+                "PipelineLanguage", "Hosting", "ParallelWork",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             plugins: ["EmbedSiteAssets"]
         ),

@@ -8,6 +8,11 @@ struct BuiltBundle {
     var id: String
     var files: BundleFiles
     var namedQueries: [String]
+    /// The bundle's `createTime`.
+    var createTime: Timestamp
+    /// Leavers and missing-document markers among its documents (they are no query's results).
+    var leavers: Int
+    var missing: Int
 
     /// Lowercase hex SHA-256 of the raw bundle bytes.
     var sha256: String { files.sha256 }
@@ -27,47 +32,37 @@ struct BuiltBundle {
         ]
     }
 
-    /// Runs the bundle's named queries over `store`, adds their results and the explicit
-    /// documents, and encodes, hashes and compresses the bundle into `scratchDirectory`.
-    static func build(_ spec: BundleSpec, store: DocumentStore, snapshotTime: Timestamp, gzipLevel: Int, audience: BundleAudience, scratchDirectory: String) throws(BuildError) -> BuiltBundle {
+    /// Encodes, hashes and compresses `planned` into `scratchDirectory`.
+    static func build(
+        _ planned: ShipmentPlan.Bundle, queries: [BundleSelection.NamedQuery], database: DatabaseID, gzipLevel: Int, audience: BundleAudience,
+        scratchDirectory: String
+    ) throws(BuildError) -> BuiltBundle {
         var writer: BundleWriter
         do throws(BundleWriterError) {
-            writer = try BundleWriter(id: spec.id, snapshotTime: snapshotTime, database: store.database, audience: audience)
+            writer = try BundleWriter(id: planned.id, snapshotTime: planned.createTime, database: database, audience: audience)
         } catch {
-            throw .bundle(id: spec.id, error)
+            throw .bundle(id: planned.id, error)
         }
-        var membership: [ResourcePath: [String]] = [:]
-        var documents: [ResourcePath: Document] = [:]
-        for named in spec.queries {
-            let bundled = BundledQuery(database: store.database, query: named.query)
+        for query in queries {
             do throws(BundleWriterError) {
-                try writer.addNamedQuery(name: named.name, bundledQuery: bundled.jsonBytes)
+                try writer.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery)
             } catch {
                 // The query came from pipeline.yml: point at it, so the user knows what to change.
-                throw .config(ConfigError("bundle \"\(spec.id)\": \(error)", at: named.location))
-            }
-            for document in store.evaluate(named.query) {
-                membership[document.path, default: []].append(named.name)
-                documents[document.path] = document
+                throw .config(ConfigError("bundle \"\(planned.id)\": \(error)", at: query.location))
             }
         }
-        for path in spec.documents {
-            guard let document = store.document(at: path) else {
-                throw .config(ConfigError("bundle \"\(spec.id)\" lists document \(path), which is not in the inputs", at: spec.location))
-            }
-            documents[path] = document
-        }
-        // Document-key order: deterministic, and the order clients would list them.
-        let paths = documents.keys.sorted { ResourcePath.compare($0, $1) == .less }
-        for path in paths {
+        for entry in planned.entries {
             do throws(BundleWriterError) {
-                try writer.addDocument(documents[path]!, queries: membership[path] ?? [])
+                switch entry {
+                case .existing(let document, let queries): try writer.addDocument(document, queries: queries)
+                case .missing(let path, let readTime): try writer.addMissingDocument(path, readTime: readTime)
+                }
             } catch {
-                throw .bundle(id: spec.id, error)
+                throw .bundle(id: planned.id, error)
             }
         }
-        let files = try BundleFiles.write(writer, into: scratchDirectory, name: spec.id, gzipLevel: gzipLevel)
-        let names = spec.queries.map(\.name).sorted { UTF8Order.compare($0, $1) == .less }
-        return BuiltBundle(id: spec.id, files: files, namedQueries: names)
+        let files = try BundleFiles.write(writer, into: scratchDirectory, name: planned.id, gzipLevel: gzipLevel)
+        let names = queries.map(\.name).sorted { UTF8Order.compare($0, $1) == .less }
+        return BuiltBundle(id: planned.id, files: files, namedQueries: names, createTime: planned.createTime, leavers: planned.leavers, missing: planned.missing)
     }
 }
