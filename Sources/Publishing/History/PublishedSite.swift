@@ -48,7 +48,7 @@ struct PublishedSite {
         }
     }
 
-    /// Reads the manifest, then each bundle it lists (its gzip copy), through `fetch`, which
+    /// Reads the manifest, then each bundle it lists, through `fetch`, which
     /// returns nil for a file that is not there.
     private static func load(from source: String, fetch: (String) throws(PreviousSiteFailure) -> [UInt8]?) throws(PreviousSiteFailure) -> PublishedSite? {
         let manifestPath = "bundles/manifest.json"
@@ -62,13 +62,13 @@ struct PublishedSite {
         let database = DatabaseID(project: manifest.project, database: manifest.database)
         var bundles: [String: BundleContents] = [:]
         for entry in manifest.bundles {
-            guard let bytes = try fetch(entry.gzipURL) else {
-                throw PreviousSiteFailure(source: source + entry.gzipURL, message: "listed in the manifest but not there")
+            guard let bytes = try fetch(entry.url) else {
+                throw PreviousSiteFailure(source: source + entry.url, message: "listed in the manifest but not there")
             }
             do throws(BundleReadError) {
                 bundles[entry.id] = try BundleReader.read(bytes, database: database, audience: .webOnly, missingDocuments: .accepted)
             } catch {
-                throw PreviousSiteFailure(source: source + entry.gzipURL, message: "not a readable bundle: \(error)")
+                throw PreviousSiteFailure(source: source + entry.url, message: "not a readable bundle: \(error)")
             }
         }
         return PublishedSite(manifest: manifest, bundles: bundles)
