@@ -9,8 +9,10 @@ private func sha256Hex(_ bytes: [UInt8]) -> String {
     SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
 }
 
+/// Replaces the site's manifest by hand, and removes the state, which belonged to the old one.
 private func writeManifest(_ manifest: Manifest, site: String) throws {
     try manifest.encoded().write(to: URL(fileURLWithPath: (site as NSString).appendingPathComponent("bundles/manifest.json")))
+    try FileManager.default.removeItem(atPath: (site as NSString).appendingPathComponent(SiteHistory.fileName))
 }
 
 @Suite("Atomic publishing")
@@ -166,6 +168,19 @@ struct VerifierTests {
         try Data("plain".utf8).write(to: URL(fileURLWithPath: dir.file("site/" + entry.gzipURL)))
         let corrupt = SiteVerifier(siteDirectory: site).verify().problems.filter { $0.bundle == "front" }.map(\.message)
         #expect(corrupt.contains { $0.hasPrefix("\(entry.gzipURL): ") }, "\(corrupt)")
+    }
+
+    @Test func aStateOfAnotherManifestOrOtherBundles() throws {
+        let (dir, site, manifest) = try publishedSite()
+        defer { dir.remove() }
+        let state = dir.file("site/\(SiteHistory.fileName)")
+        let original = try String(contentsOfFile: state, encoding: .utf8)
+        try manifest.encoded().dropLast().write(to: URL(fileURLWithPath: dir.file("site/bundles/manifest.json")))
+        #expect(SiteVerifier(siteDirectory: site).verify().problems.map(\.description) == ["manifest: \(state) was written with another manifest than the published one"])
+        try manifest.encoded().write(to: URL(fileURLWithPath: dir.file("site/bundles/manifest.json")))
+        let createTime = try #require(manifest.bundles[0].createTime)
+        try dir.write("site/\(SiteHistory.fileName)", original.replacingOccurrences(of: "\"create_time\":\"\(createTime)\"", with: "\"create_time\":\"2020-01-01T00:00:00.000000000Z\""))
+        #expect(SiteVerifier(siteDirectory: site).verify().problems.map(\.description).contains("manifest: \(state) dates bundle front 2020-01-01T00:00:00.000000000Z, the bundle says \(createTime)"))
     }
 
     @Test func missingFile() throws {

@@ -89,16 +89,10 @@ public struct SiteVerifier: Sendable {
     /// bundles against something clients never got.
     private func checkState(manifest: Data, bundles: [String: BundleContents]) -> [String] {
         let store = SiteHistoryStore(outputDirectory: siteDirectory)
-        guard let bytes = FileManager.default.contents(atPath: store.path) else { return [] }
-        let history: SiteHistory
-        do throws(SiteHistoryError) {
-            history = try SiteHistory.decode(Array(bytes), file: store.path)
-        } catch {
-            return ["\(error)"]
-        }
-        guard history.manifestSHA256 == SHA256.hash(data: manifest).hex else {
-            return ["\(store.path) was written with another manifest than the published one"]
-        }
+        guard FileManager.default.fileExists(atPath: store.path) || FileManager.default.fileExists(atPath: store.stagedPath) else { return [] }
+        // As the next build reads it: a staged state that names this manifest counts.
+        let (loaded, problem) = store.load(manifestSHA256: SHA256.hash(data: manifest).hex, repair: false)
+        guard let history = loaded else { return [problem ?? "\(store.path) cannot be read"] }
         var problems: [String] = []
         for (id, contents) in bundles.sorted(by: { $0.key < $1.key }) {
             guard let bundle = history.bundles[id] else {
