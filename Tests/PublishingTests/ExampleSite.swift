@@ -5,13 +5,19 @@ import Testing
 @testable import PipelineLanguage
 @testable import Publishing
 
-/// The repository's example project (pipeline.yml and exports/) copied into a temporary
-/// directory, edited between builds the way a site's data and config change, with a copy of
-/// every build's `bundles/` kept (retention deletes old files; clients still hold them).
+/// The repository's example project (pipeline.yml and exports/), or the benchmark's, copied
+/// into a temporary directory, edited between builds the way a site's data and config change,
+/// with a copy of every build's bundles kept (retention deletes old files; clients still hold them).
 struct ExampleSite {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     let directory: TemporaryDirectory
+    /// The project the site belongs to.
+    let database: DatabaseID
+    /// The export file holding the stories, under exports/.
+    let storiesFile: String
+    /// The stories' publication-time field, newest first in ``publishedStories()``.
+    let publishedAt: String
     /// Each build's bundles: its manifest and every bundle it lists, read back.
     private(set) var builds: [[String: BundleContents]] = []
     /// Each build's bundle files by id: copies under `builds/<n>/`, which retention never deletes.
@@ -21,6 +27,18 @@ struct ExampleSite {
         directory = try TemporaryDirectory(label)
         try FileManager.default.copyItem(atPath: Self.repository.appendingPathComponent("pipeline.yml").path, toPath: directory.file("pipeline.yml"))
         try FileManager.default.copyItem(atPath: Self.repository.appendingPathComponent("exports").path, toPath: directory.file("exports"))
+        (database, storiesFile, publishedAt) = (DatabaseID(project: "bundlepress-demo"), "stories.ndjson", "publishedAt")
+    }
+
+    /// The benchmark site (bench/pipeline.yml) over `export`, an export of gen_export.py, as a
+    /// site never published before.
+    init(benchmarkExport export: String, _ label: String = #function) throws {
+        directory = try TemporaryDirectory(label)
+        let config = try String(contentsOf: Self.repository.appendingPathComponent("bench/pipeline.yml"), encoding: .utf8)
+        try directory.write("pipeline.yml", config.replacingOccurrences(of: "path: export.ndjson", with: "path: exports/export.ndjson") + "previous: none\n")
+        try FileManager.default.createDirectory(atPath: directory.file("exports"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: export, toPath: directory.file("exports/export.ndjson"))
+        (database, storiesFile, publishedAt) = (DatabaseID(project: "demo"), "export.ndjson", "timestamp")
     }
 
     /// Removes the project, unless its bundles are kept for a comparison with the real SDK.
@@ -48,8 +66,6 @@ struct ExampleSite {
         return report
     }
 
-    var database: DatabaseID { DatabaseID(project: "bundlepress-demo") }
-
     // MARK: - Edits
 
     /// The export lines of `file` (under exports/).
@@ -67,17 +83,19 @@ struct ExampleSite {
         return String(name.split(separator: "/documents/", maxSplits: 1)[1])
     }
 
-    /// The published stories, newest `publishedAt` first.
+    /// The published stories, newest ``publishedAt`` first.
     func publishedStories() throws -> [String] {
-        try lines("stories.ndjson").filter { $0.contains("\"published\":{\"booleanValue\":true}") }.sorted { a, b in
-            let time = { (line: String) in line.split(separator: "\"publishedAt\":{\"timestampValue\":\"", maxSplits: 1)[1].prefix(30) }
+        let field = "\"\(publishedAt)\":{\"timestampValue\":\""
+        return try lines(storiesFile).filter { $0.contains("/documents/stories/") && $0.contains("\"published\":{\"booleanValue\":true}") }.sorted { a, b in
+            let time = { (line: String) in line.split(separator: field, maxSplits: 1)[1].prefix(30) }
             return time(a) > time(b)
         }.map(Self.path(of:))
     }
 
     /// Replaces `old` with `new` in the line of document `path` and, when `updateTime` is given,
     /// sets its updateTime.
-    func edit(_ path: String, in file: String = "stories.ndjson", replacing old: String, with new: String, updateTime: String?) throws {
+    func edit(_ path: String, in file: String? = nil, replacing old: String, with new: String, updateTime: String?) throws {
+        let file = file ?? storiesFile
         var lines = try lines(file)
         let index = try #require(lines.firstIndex { Self.path(of: $0) == path })
         #expect(lines[index].contains(old), "\(path) has no \(old)")
@@ -89,8 +107,8 @@ struct ExampleSite {
         try write(file, lines: lines)
     }
 
-    func delete(_ path: String, from file: String = "stories.ndjson") throws {
-        try write(file, lines: try lines(file).filter { Self.path(of: $0) != path })
+    func delete(_ path: String, from file: String? = nil) throws {
+        try write(file ?? storiesFile, lines: try lines(file ?? storiesFile).filter { Self.path(of: $0) != path })
     }
 
     func editConfig(replacing old: String, with new: String) throws {

@@ -167,6 +167,24 @@ struct ReturningClientTests {
         #expect(expired.bundles.first { $0.id == "front-page" }?.leavers == 0)
     }
 
+    /// The benchmark site (100k documents from `gen_export.py 100000`): a deletion, an
+    /// unpublished story and a config change, every sequence checked. Too slow for every run:
+    /// `BUNDLEPRESS_BENCH_EXPORT=/tmp/bundlepress-bench/export-100000.ndjson swift test --filter theBenchmarkSite`.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["BUNDLEPRESS_BENCH_EXPORT"] != nil, "set BUNDLEPRESS_BENCH_EXPORT to an export of gen_export.py"))
+    func theBenchmarkSite() throws {
+        var site = try ExampleSite(benchmarkExport: ProcessInfo.processInfo.environment["BUNDLEPRESS_BENCH_EXPORT"]!)
+        defer { site.remove() }
+        try site.build()
+        let stories = try site.publishedStories()
+        try site.delete(stories[0])
+        try site.edit(stories[1], replacing: "\"published\":{\"booleanValue\":true}", with: "\"published\":{\"booleanValue\":false}", updateTime: "2030-01-01T00:00:00Z")
+        try site.build()
+        try site.editConfig(replacing: "limit: 50", with: "limit: 20")
+        let last = try site.build()
+        #expect(last.bundles.first { $0.id == "all" }?.missing == 1)
+        site.expectReturningClientsSeeWhatFreshClientsSee(least: 3 * 4)
+    }
+
     /// What builds did before: every build dated by its data, no leavers. A returning client
     /// then sees deleted and unpublished stories, which is what the checks above would catch.
     @Test func theModelCatchesWhatStatelessBuildsGetWrong() throws {
