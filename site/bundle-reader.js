@@ -1,5 +1,9 @@
 // Reads a Firestore data bundle: `<decimal byte length><JSON object>` elements, back to back
 // (bundle-format.md §1–2). No Firebase SDK needed; errors name the byte offset and element.
+// Like the Firebase SDKs, it accepts missing documents (a `documentMetadata` with `exists: false`
+// and no `document`): the markers that tell a returning client's cache a document was deleted.
+
+import { compareTimestamps } from './query-order.js';
 
 const OPEN_BRACE = 0x7b;
 const DIGIT_ZERO = 0x30;
@@ -25,8 +29,9 @@ export class BundleFormatError extends Error {
  * Parses a whole bundle.
  *
  * Documents come back in the bundle's order (key order for BundlePress bundles, not query
- * order: see query-order.js). `warnings` lists inconsistencies that clients tolerate, such as
- * a `totalBytes` or `totalDocuments` that does not match the content.
+ * order: see query-order.js); a missing document has `document: null`. `warnings` lists
+ * inconsistencies that clients tolerate, such as a `totalBytes` or `totalDocuments` that does
+ * not match the content, or a missing document listed as a query's result.
  * @param {Uint8Array|ArrayBuffer} data the raw (not gzip-compressed) bundle bytes
  * @returns {{metadata: object, namedQueries: object[], documents: {metadata: object, document: object|null}[], warnings: string[]}}
  * @throws {BundleFormatError} when the bytes are not a well-formed bundle
@@ -61,6 +66,7 @@ export function parseBundle(data) {
     throw new BundleFormatError(`the bundle ends before the document ${last.metadata.name} that its documentMetadata announces`, atEnd);
   }
   checkTotals(bundle, bytes.length - bodyStart);
+  checkMissingDocuments(bundle);
   return bundle;
 }
 
@@ -119,6 +125,10 @@ function addElement(bundle, kind, body, position) {
       bundle.namedQueries.push(body);
       break;
     case 'documentMetadata':
+      if (body.readTime === undefined) {
+        // The version of a missing document, the read time of a found one: the SDKs fail without it.
+        throw new BundleFormatError(`the documentMetadata of ${body.name} has no readTime (every Firebase SDK fails to load the bundle)`, position);
+      }
       bundle.documents.push({ metadata: body, document: null });
       break;
     case 'document':
@@ -139,6 +149,41 @@ function checkTotals(bundle, bodyBytes) {
   if (Number(totalDocuments) !== distinct) {
     bundle.warnings.push(`metadata.totalDocuments is ${totalDocuments}, but the bundle holds ${distinct} documents`);
   }
+}
+
+/** Missing documents the SDKs load, but that break a rule of bundle-format.md (§7). */
+function checkMissingDocuments(bundle) {
+  const { createTime } = bundle.metadata;
+  for (const { metadata } of bundle.documents.filter((entry) => entry.document === null)) {
+    const queries = metadata.queries ?? [];
+    if (queries.length > 0) {
+      bundle.warnings.push(`the missing document ${metadata.name} is listed as a result of ${queries.join(', ')}: a deleted document is no query's result`);
+    }
+    if (compareTimestamps(metadata.readTime, createTime) > 0) {
+      bundle.warnings.push(`the missing document ${metadata.name} has readTime ${metadata.readTime}, after the bundle's createTime ${createTime}`);
+    }
+  }
+}
+
+/**
+ * The bundle's documents by role: `results`, the found documents some named query of the
+ * bundle returns; `unqueried`, the found documents none returns (listed with `documents:` in
+ * pipeline.yml, or leavers: documents that left a named query and changed since a returning
+ * client may have cached them, shipped in their current version); `missing`, the
+ * `documentMetadata` of missing documents (markers that a document a client may hold was
+ * deleted). Only `results` are query results. Each list is in bundle order.
+ * @param {{namedQueries: object[], documents: {metadata: object, document: object|null}[]}} bundle a parsed bundle
+ * @returns {{results: object[], unqueried: object[], missing: object[]}} `document` elements, and `documentMetadata` for `missing`
+ */
+export function documentsByRole(bundle) {
+  const names = new Set(bundle.namedQueries.map((query) => query.name));
+  const roles = { results: [], unqueried: [], missing: [] };
+  for (const { metadata, document } of bundle.documents) {
+    if (document === null) roles.missing.push(metadata);
+    else if ((metadata.queries ?? []).some((name) => names.has(name))) roles.results.push(document);
+    else roles.unqueried.push(document);
+  }
+  return roles;
 }
 
 /**

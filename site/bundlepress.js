@@ -210,7 +210,10 @@ export async function loadNamedQuery(firestore, options) {
  * @param {Function} options.loadBundle `loadBundle` from `firebase/firestore`
  * @param {typeof fetch} [options.fetch] defaults to the global fetch
  * @returns {Promise<{id: string, url: string, progress: object}[]>} per bundle, in manifest order,
- *   the final `LoadBundleTaskProgress`
+ *   the final `LoadBundleTaskProgress`. Its `documentsLoaded` and `totalDocuments` count every
+ *   document the bundle carries, the ones only returning clients need included (leavers and
+ *   markers of deleted documents, which no query returns): the manifest's `results` counts a
+ *   bundle's query results and listed documents.
  * @throws {BundlePressError} the first failure (the other bundles still finish loading)
  */
 export async function preloadBundles(firestore, options) {

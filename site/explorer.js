@@ -1,12 +1,13 @@
 // The explorer page (index.html): lists the manifest's bundles and shows a chosen bundle's
-// named queries as tables of typed values, in query order.
+// named queries as tables of typed values, in query order. What a bundle carries only for
+// returning clients (leavers, missing-document markers) is shown apart, never as results.
 //
 // `?manifest=URL` explores another manifest; `#<bundle id>` opens a bundle. The page marks its
 // progress for tests and tools: body[data-state] is loading | ready | error, and
 // #bundle-view[data-bundle][data-state] says which bundle is shown and whether it loaded.
 
 import { readManifest, siteUrl } from './bundlepress.js';
-import { documentsOfQuery, parseBundle } from './bundle-reader.js';
+import { documentsByRole, documentsOfQuery, parseBundle } from './bundle-reader.js';
 import { documentPathSegments, fieldValue } from './firestore-values.js';
 import { compareUtf8, normalizedOrderBy, sortQueryResults } from './query-order.js';
 import { describeQuery, describeValue, formatByteSize, formatTimestamp } from './value-format.js';
@@ -36,6 +37,11 @@ function h(tag, attributes = {}, ...children) {
   }
   node.append(...children.flat().filter((child) => child !== null && child !== undefined));
   return node;
+}
+
+/** `1 document`, `2 documents`. */
+function counted(count, noun) {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function setStatus(text) {
@@ -108,9 +114,11 @@ function showSite(manifest, url, response) {
         { 'data-bundle': entry.id },
         h('th', { scope: 'row' }, h('button', { type: 'button', 'aria-pressed': 'false', 'aria-controls': 'bundle-view' }, entry.id)),
         h('td', {}, entry.named_queries.join(', ') || 'none'),
-        h('td', { class: 'number' }, String(entry.documents)),
+        h('td', { class: 'number' }, String(entry.results ?? entry.documents)),
+        h('td', { class: 'number' }, String(entry.documents - (entry.results ?? entry.documents))),
         h('td', { class: 'number' }, formatByteSize(entry.bytes)),
         h('td', { class: 'number' }, formatByteSize(entry.gzip_bytes)),
+        h('td', { class: 'time' }, entry.create_time === undefined ? 'not listed' : timeElement(entry.create_time)),
       ),
     ),
   );
@@ -181,9 +189,8 @@ function bundleView(entry, url, bundle, response, checksum) {
     namedQuery,
     documents: sortQueryResults(namedQuery.bundledQuery, documentsOfQuery(bundle, namedQuery.name)),
   }));
-  const unqueried = bundle.documents
-    .filter((item) => item.document !== null && (item.metadata.queries ?? []).length === 0)
-    .map((item) => item.document);
+  const roles = documentsByRole(bundle);
+  const counts = roleCounts(entry, roles, bundle.warnings);
   const nodes = [
     h('h2', { id: 'bundle-heading', tabindex: '-1' }, `Bundle ${entry.id}`),
     h(
@@ -192,7 +199,7 @@ function bundleView(entry, url, bundle, response, checksum) {
       ...facts([
         ['File', h('a', { href: url }, entry.url)],
         ['Created', timeElement(bundle.metadata.createTime)],
-        ['Documents', String(bundle.documents.length)],
+        ['Documents', countsText(counts)],
         ['Size', `${formatByteSize(entry.bytes)} (${formatByteSize(entry.gzip_bytes)} gzip)`],
         ['Served with', ...headerFacts(response)],
         ['SHA-256', checksum],
@@ -202,10 +209,43 @@ function bundleView(entry, url, bundle, response, checksum) {
       ? h('ul', { class: 'warnings', 'aria-label': 'Problems in this bundle' }, ...bundle.warnings.map((text) => h('li', {}, text)))
       : null,
     ...queries.map(({ namedQuery, documents }, index) => querySection(namedQuery, documents, `query-${index + 1}`)),
-    unqueried.length > 0 ? otherDocumentsSection(unqueried) : null,
+    roles.unqueried.length > 0 ? unqueriedSection(roles.unqueried, counts) : null,
+    roles.missing.length > 0 ? missingSection(roles.missing) : null,
   ];
-  const summary = `${queries.length} named queries, ${bundle.documents.length} documents`;
+  const summary = `${queries.length} named queries, ${countsText(counts)}`;
   return { nodes, summary };
+}
+
+/**
+ * How many documents of each role the bundle carries. The bundle marks found documents outside
+ * its named queries alike, whether listed with `documents:` or leavers; the manifest's `results`
+ * (query results plus listed documents) tells how many of each. `listed` and `leavers` are null
+ * when the manifest disagrees with the bundle (a warning says so). A manifest without `results`
+ * predates leavers: everything outside the queries is listed.
+ */
+function roleCounts(entry, roles, warnings) {
+  const { results, unqueried, missing } = roles;
+  const listed = (entry.results ?? results.length + unqueried.length) - results.length;
+  const total = results.length + unqueried.length + missing.length;
+  if (listed < 0 || listed > unqueried.length) {
+    warnings.push(
+      `the manifest counts ${entry.results} results, but the bundle holds ${counted(results.length, 'query result')} and ${counted(unqueried.length, 'other document')}`,
+    );
+    return { total, results: results.length, listed: null, leavers: null, missing: missing.length };
+  }
+  return { total, results: results.length, listed, leavers: unqueried.length - listed, missing: missing.length };
+}
+
+/** `31: 26 query results, 2 listed, 2 left a query, 1 deleted` (zero counts left out). */
+function countsText({ total, results, listed, leavers, missing }) {
+  const parts = [
+    counted(results, 'query result'),
+    listed === null ? `${total - results - missing} outside the named queries` : null,
+    listed > 0 ? `${listed} listed` : null,
+    leavers > 0 ? `${leavers} left a query` : null,
+    missing > 0 ? `${missing} deleted` : null,
+  ];
+  return `${counted(total, 'document')}: ${parts.filter(Boolean).join(', ')}`;
 }
 
 /** A named query's heading, its text and its table; `id` names them (query names may hold any character). */
@@ -222,21 +262,97 @@ function querySection(namedQuery, documents, id) {
     documentTable({
       id,
       name,
-      caption: `${name}: ${documents.length} documents in query order (${orderText})`,
+      caption: `${name}: ${counted(documents.length, 'document')} in query order (${orderText})`,
       documents,
       leadingFields: orderBy.filter((order) => order.fieldPath !== '__name__').map((order) => order.segments),
     }),
   );
 }
 
-function otherDocumentsSection(documents) {
+const LISTED_TEXT = 'listed with documents: in pipeline.yml (read them with getDoc)';
+const LEAVERS_TEXT =
+  'left a named query of this bundle since an earlier build and changed: they ship in their current version, outside every ' +
+  'query, so that a returning client’s cache stops returning them';
+
+/**
+ * The found documents no named query returns. When they are all listed or all leavers, each
+ * row says which; when both kinds are there, the bundle does not tell them apart, so the
+ * section gives the counts.
+ */
+function unqueriedSection(documents, { listed, leavers }) {
+  let section;
+  if (leavers === 0) {
+    section = { role: 'listed', heading: 'Listed documents', explanation: [h('p', {}, `Documents ${LISTED_TEXT}.`)], badge: null };
+  } else if (listed === 0) {
+    section = { role: 'leavers', heading: 'Left the named queries', explanation: [h('p', {}, `Documents that ${LEAVERS_TEXT}. No named query returns them.`)], badge: 'leaver' };
+  } else {
+    const kinds = [
+      [listed, LISTED_TEXT],
+      [leavers, LEAVERS_TEXT],
+    ].map(([count, text]) => h('li', {}, count === null ? text : `${count} ${text}`));
+    section = {
+      role: 'unqueried',
+      heading: 'Outside the named queries',
+      explanation: [h('p', {}, 'No named query returns these documents, and the bundle does not mark which of them are which:'), h('ul', {}, ...kinds)],
+      badge: null,
+    };
+  }
+  const id = `${section.role}-documents`;
   return h(
     'section',
-    { class: 'query', 'aria-labelledby': 'other-documents' },
-    h('h3', { id: 'other-documents' }, 'Other documents'),
-    h('p', {}, 'Documents the bundle carries outside any named query (read them with getDoc).'),
-    documentTable({ id: 'other-documents', name: null, caption: `${documents.length} documents by path`, documents, leadingFields: [] }),
+    { class: 'query', 'aria-labelledby': id },
+    h('h3', { id }, section.heading),
+    ...section.explanation,
+    documentTable({ id, name: null, role: section.role, badge: section.badge, caption: `${counted(documents.length, 'document')} by path`, documents, leadingFields: [] }),
   );
+}
+
+/** The markers of deleted documents: a path and the read time clients give the deletion. */
+function missingSection(markers) {
+  const rows = markers.map((metadata, row) =>
+    h(
+      'tr',
+      { 'data-path': documentPathSegments(metadata.name).join('/') },
+      h('td', { class: 'number' }, String(row + 1)),
+      pathCell(metadata.name, 'deleted'),
+      h('td', { class: 'value value-timestamp' }, timeElement(metadata.readTime)),
+    ),
+  );
+  return h(
+    'section',
+    { class: 'query', 'aria-labelledby': 'missing-documents' },
+    h('h3', { id: 'missing-documents' }, 'Deleted documents'),
+    h(
+      'p',
+      {},
+      'Markers (exists: false, no document) for documents this bundle shipped in an earlier build and that were deleted since: ' +
+        'a returning client’s cache holds them as deleted from the marker’s read time on. No named query returns them.',
+    ),
+    scrollingTable({
+      id: 'missing-documents',
+      attributes: { 'data-role': 'missing' },
+      caption: `${counted(markers.length, 'deleted document')} by path`,
+      header: h('tr', {}, h('th', { scope: 'col', class: 'number' }, '#'), h('th', { scope: 'col' }, 'Document'), h('th', { scope: 'col' }, 'Deleted as of')),
+      rows,
+    }),
+  );
+}
+
+/** A table in a region that scrolls sideways, labelled by its caption. */
+function scrollingTable({ id, attributes, caption, header, rows }) {
+  const captionId = `${id}-caption`;
+  return h(
+    'div',
+    { class: 'table-scroll', role: 'region', 'aria-labelledby': captionId, tabindex: '0' },
+    h('table', attributes, h('caption', { id: captionId }, caption), h('thead', {}, header), h('tbody', {}, ...rows)),
+  );
+}
+
+const BADGES = { leaver: 'left the query', deleted: 'deleted' };
+
+/** A row's header cell: the document path, and a badge (a key of BADGES) saying why a non-result is there. */
+function pathCell(name, badge) {
+  return h('th', { scope: 'row' }, documentPathSegments(name).join('/'), badge ? h('span', { class: `badge badge-${badge}` }, BADGES[badge]) : null);
 }
 
 /** Columns: the order fields first (they explain the order), then every top-level field. */
@@ -247,10 +363,9 @@ function columnsFor(documents, leadingFields) {
   return [...leadingFields, ...rest.map((field) => [field])].map((segments) => ({ label: segments.join('.'), segments }));
 }
 
-function documentTable({ id, name, caption, documents, leadingFields }) {
+function documentTable({ id, name, role = null, badge = null, caption, documents, leadingFields }) {
   const columns = columnsFor(documents, leadingFields);
   const cells = documents.map((document) => columns.map((column) => fieldValue(document.fields, column.segments)));
-  const captionId = `${id}-caption`;
   const header = h(
     'tr',
     {},
@@ -261,21 +376,16 @@ function documentTable({ id, name, caption, documents, leadingFields }) {
       return h('th', { scope: 'col' }, column.label, h('span', { class: 'kinds' }, kinds.join(' | ')));
     }),
   );
-  const rows = documents.map((document, row) => {
-    const path = documentPathSegments(document.name).join('/');
-    return h(
+  const rows = documents.map((document, row) =>
+    h(
       'tr',
-      { 'data-path': path },
+      { 'data-path': documentPathSegments(document.name).join('/') },
       h('td', { class: 'number' }, String(row + 1)),
-      h('th', { scope: 'row' }, path),
+      pathCell(document.name, badge),
       ...cells[row].map(valueCell),
-    );
-  });
-  return h(
-    'div',
-    { class: 'table-scroll', role: 'region', 'aria-labelledby': captionId, tabindex: '0' },
-    h('table', { 'data-query': name }, h('caption', { id: captionId }, caption), h('thead', {}, header), h('tbody', {}, ...rows)),
+    ),
   );
+  return scrollingTable({ id, attributes: { 'data-query': name, 'data-role': role }, caption, header, rows });
 }
 
 function valueCell(value) {

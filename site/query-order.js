@@ -98,7 +98,13 @@ function compareNumbers(left, right) {
   return compareScalars(left, right);
 }
 
-function compareTimestamps(left, right) {
+/**
+ * Compares two timestamps by time.
+ * @param {string|object} left an RFC 3339 string or a `{seconds, nanos}` object
+ * @param {string|object} right
+ * @returns {number} negative, 0 or positive
+ */
+export function compareTimestamps(left, right) {
   const a = timestampParts(left) ?? { seconds: NaN, nanos: 0 };
   const b = timestampParts(right) ?? { seconds: NaN, nanos: 0 };
   return compareNumbers(a.seconds, b.seconds) || compareScalars(a.nanos, b.nanos);

@@ -1,6 +1,7 @@
 // site/bundlepress.js with fake fetch/loadBundle/namedQuery: URL resolution, load-once,
 // preloading and every error. With FIRESTORE_JS_VENDOR set (a local copy of the Firebase JS
-// SDK's node_modules, never committed), also against the real SDK on the example site.
+// SDK's node_modules, never committed), also against the real SDK on the example site, and as a
+// returning client on a rebuilt one.
 
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { BundlePressError, loadNamedQuery, preloadBundles, readManifest, siteUrl } from '../../site/bundlepress.js';
-import { exampleManifest, expectedQueryPaths, siteDirectory } from './support.mjs';
+import { exampleManifest, expectedQueryPaths, returningSite, siteDirectory } from './support.mjs';
 
 const MANIFEST_URL = 'https://cdn.test/site/bundles/manifest.json';
 const manifest = {
@@ -197,16 +198,28 @@ test('preloadBundles loads every bundle of the manifest, which later loads reuse
 const vendor = process.env.FIRESTORE_JS_VENDOR;
 const sdkSkip = vendor && existsSync(path.join(vendor, 'firebase')) ? false : 'set FIRESTORE_JS_VENDOR to a Firebase JS SDK node_modules (local check)';
 
-test('with the real Firebase JS SDK: every example named query returns bundlepress query results', { skip: sdkSkip }, async () => {
+/** Runs `body` with the real SDK and an offline, memory-cached Firestore for `project`. */
+async function withSdk(project, body) {
   const { initializeApp, deleteApp } = await import(pathToFileURL(path.join(vendor, 'firebase', 'app', 'dist', 'index.mjs')).href);
   const sdk = await import(pathToFileURL(path.join(vendor, 'firebase', 'firestore', 'dist', 'index.mjs')).href);
-  const example = exampleManifest();
-  const app = initializeApp({ apiKey: 'fake', projectId: example.project, appId: '1:0:web:0' }, 'bundlepress-test');
+  const app = initializeApp({ apiKey: 'fake', projectId: project, appId: '1:0:web:0' }, 'bundlepress-test');
   const firestore = sdk.initializeFirestore(app, { localCache: sdk.memoryLocalCache() });
   await sdk.disableNetwork(firestore);
-  const siteFetch = async (url) => new Response(readFileSync(path.join(siteDirectory, new URL(url).pathname)));
-  const options = { manifestUrl: 'https://example.test/bundles/manifest.json', fetch: siteFetch, loadBundle: sdk.loadBundle, namedQuery: sdk.namedQuery };
   try {
+    await body(sdk, firestore);
+  } finally {
+    await sdk.terminate(firestore);
+    await deleteApp(app);
+  }
+}
+
+/** A fetch serving `directory` as https://example.test/ (only the path of the URL counts). */
+const directoryFetch = (directory) => async (url) => new Response(readFileSync(path.join(directory, new URL(url).pathname)));
+
+test('with the real Firebase JS SDK: every example named query returns bundlepress query results', { skip: sdkSkip }, async () => {
+  const example = exampleManifest();
+  await withSdk(example.project, async (sdk, firestore) => {
+    const options = { manifestUrl: 'https://example.test/bundles/manifest.json', fetch: directoryFetch(siteDirectory), loadBundle: sdk.loadBundle, namedQuery: sdk.namedQuery };
     const loaded = await preloadBundles(firestore, options);
     assert.deepEqual(loaded.map((entry) => [entry.id, entry.progress.taskState]), example.bundles.map((entry) => [entry.id, 'Success']));
     for (const name of Object.keys(example.named_queries)) {
@@ -214,8 +227,31 @@ test('with the real Firebase JS SDK: every example named query returns bundlepre
       assert.deepEqual(snapshot.docs.map((document) => document.ref.path), expectedQueryPaths(name), name);
     }
     await rejectsWith(loadNamedQuery(firestore, { ...options, name: 'nope' }), 'unknown-named-query', /"nope"/);
-  } finally {
-    await sdk.terminate(firestore);
-    await deleteApp(app);
-  }
+  });
+});
+
+test('with the real Firebase JS SDK: a client that cached the earlier build gets what bundlepress query returns after the rebuild', { skip: sdkSkip }, async () => {
+  const site = returningSite();
+  const serveSite = directoryFetch(site.siteDirectory);
+  // The earlier manifest at /earlier/bundles/manifest.json; its bundles are still published (retention).
+  const fetch = async (url) => {
+    const { pathname } = new URL(url);
+    if (pathname === '/earlier/bundles/manifest.json') return Response.json(site.earlierManifest);
+    return serveSite(`https://example.test${pathname.replace(/^\/earlier\//, '/')}`);
+  };
+  await withSdk(site.manifest.project, async (sdk, firestore) => {
+    const earlier = await preloadBundles(firestore, { manifestUrl: 'https://example.test/earlier/bundles/manifest.json', fetch, loadBundle: sdk.loadBundle });
+    assert.ok(earlier.every((entry) => entry.progress.taskState === 'Success'));
+    const cached = await sdk.getDocsFromCache(await sdk.namedQuery(firestore, 'latest-stories'));
+    assert.equal(cached.docs[0].ref.path, site.deleted, 'the cache starts with the earlier build');
+    const options = { manifestUrl: 'https://example.test/bundles/manifest.json', fetch, loadBundle: sdk.loadBundle, namedQuery: sdk.namedQuery };
+    for (const name of Object.keys(site.manifest.named_queries)) {
+      const snapshot = await sdk.getDocsFromCache(await loadNamedQuery(firestore, { ...options, name }));
+      assert.deepEqual(snapshot.docs.map((document) => document.ref.path), expectedQueryPaths(name, { cwd: site.project }), name);
+    }
+    const deleted = await sdk.getDocFromCache(sdk.doc(firestore, site.deleted));
+    assert.equal(deleted.exists(), false, 'the missing-document marker replaced the cached copy');
+    const unpublished = await sdk.getDocFromCache(sdk.doc(firestore, site.unpublished));
+    assert.equal(unpublished.get('published'), false, 'the leaver replaced the cached copy');
+  });
 });

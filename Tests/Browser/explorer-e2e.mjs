@@ -1,9 +1,10 @@
 // End to end in real headless Chromium: `bundlepress serve` serves a copy of the example site,
 // the explorer page must list every bundle, show each named query's documents in the order
-// `bundlepress query` prints, show errors on the page, and the manifest and bundles must
-// arrive with the caching and encoding headers of docs/design.md ("Serving").
+// `bundlepress query` prints, show a rebuilt site's leavers and deleted documents apart from
+// the results, show errors on the page, and the manifest and bundles must arrive with the
+// caching and encoding headers of docs/design.md ("Serving").
 //
-//   node Tests/Browser/explorer-e2e.mjs [--screenshot FILE] [--phone-screenshot FILE]
+//   node Tests/Browser/explorer-e2e.mjs [--screenshot FILE] [--phone-screenshot FILE] [--returning-screenshot FILE]
 //
 // Needs the built binary and example site (swift build; swift run bundlepress build) and
 // Chromium ($CHROMIUM, default `chromium`). $BUNDLEPRESS_SERVE_CMD replaces `bundlepress serve`.
@@ -14,14 +15,17 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Browser } from './devtools.mjs';
 import { startServer } from './site-server.mjs';
-import { exampleManifest, expectedQueryPaths, siteDirectory } from './support.mjs';
+import { exampleManifest, expectedQueryPaths, returningSite, siteDirectory } from './support.mjs';
+import { formatTimestamp } from '../../site/value-format.js';
 
 const OVERALL_TIMEOUT_MS = 180000;
 const WAIT_TIMEOUT_MS = 15000;
 const BUNDLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const MANIFEST_CACHE_CONTROL = 'public, max-age=60, s-maxage=300';
 
-const { values: options } = parseArgs({ options: { screenshot: { type: 'string' }, 'phone-screenshot': { type: 'string' } } });
+const { values: options } = parseArgs({
+  options: { screenshot: { type: 'string' }, 'phone-screenshot': { type: 'string' }, 'returning-screenshot': { type: 'string' } },
+});
 const results = [];
 
 function check(description, passed, detail = '') {
@@ -39,22 +43,35 @@ function directives(cacheControl) {
   return (cacheControl ?? '').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean).sort();
 }
 
+const withoutDotFiles = (source) => !path.basename(source).startsWith('.');
+
 /**
- * A copy of the example site, plus `broken/bundles/`: its manifest with the first bundle
- * truncated, the second missing and the third replaced by the first's (valid) bytes.
+ * A copy of the example site, plus
+ * - `broken/bundles/`: its manifest without `create_time` and `results` (as before leavers),
+ *   the first bundle truncated, the second missing and the third replaced by the first's (valid) bytes;
+ * - `returning/`: the example rebuilt after a deletion and an unpublishing (support.mjs);
+ * - `miscounted/`: `returning/` with a manifest whose `results` for front-page is off by 100.
  */
-function makeFixtureSite(manifest) {
+function makeFixtureSite(manifest, returning) {
   const directory = mkdtempSync(path.join(tmpdir(), 'bundlepress-explorer-'));
-  cpSync(siteDirectory, directory, { recursive: true, filter: (source) => !path.basename(source).startsWith('.') });
+  cpSync(siteDirectory, directory, { recursive: true, filter: withoutDotFiles });
   const [truncated, missing, replaced] = manifest.bundles;
   if (replaced === undefined) throw new Error('the example site needs at least three bundles for the error cases');
   const broken = path.join(directory, 'broken');
   mkdirSync(path.join(broken, 'bundles'), { recursive: true });
-  cpSync(path.join(siteDirectory, 'bundles', 'manifest.json'), path.join(broken, 'bundles', 'manifest.json'));
+  const older = { ...manifest, bundles: manifest.bundles.map(({ create_time, results, ...entry }) => entry) };
+  writeFileSync(path.join(broken, 'bundles', 'manifest.json'), JSON.stringify(older));
   const firstBytes = readFileSync(path.join(siteDirectory, truncated.url));
   writeFileSync(path.join(broken, truncated.url), firstBytes.subarray(0, Math.floor(firstBytes.length / 2)));
   writeFileSync(path.join(broken, replaced.url), firstBytes);
-  return { directory, truncated, missing, replaced };
+  cpSync(returning.siteDirectory, path.join(directory, 'returning'), { recursive: true, filter: withoutDotFiles });
+  cpSync(returning.siteDirectory, path.join(directory, 'miscounted'), { recursive: true, filter: withoutDotFiles });
+  const miscounted = {
+    ...returning.manifest,
+    bundles: returning.manifest.bundles.map((entry) => (entry.id === 'front-page' ? { ...entry, results: entry.results + 100 } : entry)),
+  };
+  writeFileSync(path.join(directory, 'miscounted', 'bundles', 'manifest.json'), JSON.stringify(miscounted));
+  return { directory, manifest, truncated, missing, replaced };
 }
 
 /** Page state for failure messages: what the page says, and what the console said. */
@@ -83,6 +100,20 @@ const bundleShown = (id, state) =>
 const QUERY_TABLES = `Object.fromEntries([...document.querySelectorAll('#bundle-view table[data-query]')].map((table) =>
   [table.dataset.query, [...table.tBodies[0].rows].map((row) => row.dataset.path)]))`;
 
+/** Every table of what is no query's result, by `data-role` (listed, leavers, unqueried, missing): its paths, sorted. */
+const ROLE_TABLES = `Object.fromEntries([...document.querySelectorAll('#bundle-view table[data-role]')].map((table) =>
+  [table.dataset.role, [...table.tBodies[0].rows].map((row) => row.dataset.path).sort()]))`;
+
+/** Each badge as `[row path, text]`. */
+const BADGES = `[...document.querySelectorAll('#bundle-view .badge')].map((badge) => [badge.closest('tr').dataset.path, badge.textContent])`;
+
+/** The bundle table's Created, Documents and For returning clients cells: `{id: [created, documents, returning]}`. */
+const BUNDLE_COUNTS = `Object.fromEntries([...document.querySelectorAll('#bundle-table tbody tr')].map((row) =>
+  [row.dataset.bundle, [6, 2, 3].map((column) => row.cells[column].textContent)]))`;
+
+const manifestCounts = (manifest) =>
+  Object.fromEntries(manifest.bundles.map((entry) => [entry.id, [formatTimestamp(entry.create_time), String(entry.results), String(entry.documents - entry.results)]]));
+
 async function pressEnterOn(browser, page, selector) {
   await browser.evaluate(page, `document.querySelector(${JSON.stringify(selector)}).focus()`);
   const key = { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 };
@@ -90,10 +121,10 @@ async function pressEnterOn(browser, page, selector) {
   await browser.send('Input.dispatchKeyEvent', { type: 'keyUp', ...key }, page);
 }
 
-/** Captures the viewport from the bundle list down: the list, the chosen bundle, its first rows. */
-async function screenshot(browser, page, file, { width, height }) {
+/** Captures the viewport from `selector` down (default: the bundle list, the chosen bundle, its first rows). */
+async function screenshot(browser, page, file, { width, height, selector = '#bundles' }) {
   await browser.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false }, page);
-  await browser.evaluate(page, `document.getElementById('bundles').scrollIntoView()`);
+  await browser.evaluate(page, `document.querySelector(${JSON.stringify(selector)}).scrollIntoView()`);
   const { data } = await browser.send('Page.captureScreenshot', { format: 'png' }, page);
   writeFileSync(file, Buffer.from(data, 'base64'));
   await browser.send('Emulation.clearDeviceMetricsOverride', {}, page);
@@ -109,6 +140,7 @@ async function checkExplorer(browser, page, server, manifest, consoleErrors) {
     await browser.evaluate(page, `[...document.querySelectorAll('#bundle-table tbody tr')].map((row) => row.dataset.bundle)`),
     manifest.bundles.map((entry) => entry.id),
   );
+  checkEqual('the bundle list shows each bundle\'s create_time, results and (none) for returning clients', await browser.evaluate(page, BUNDLE_COUNTS), manifestCounts(manifest));
   for (const [index, entry] of manifest.bundles.entries()) {
     if (index > 0) await pressEnterOn(browser, page, `#bundle-table tr[data-bundle="${entry.id}"] button`);
     await waitFor(browser, page, bundleShown(entry.id, 'ready'), consoleErrors);
@@ -131,6 +163,65 @@ async function checkExplorer(browser, page, server, manifest, consoleErrors) {
   }
 }
 
+/** What the rebuilt site's bundle `id` must show apart from its results: `{role: [paths]}` and the badges. */
+function expectedNonResults(returning, id) {
+  const before = returning.shippedBefore.get(id);
+  const listed = [...before.unqueried];
+  const leavers = before.paths.has(returning.unpublished) ? [returning.unpublished] : [];
+  const missing = before.paths.has(returning.deleted) ? [returning.deleted] : [];
+  const roles = {};
+  if (listed.length + leavers.length > 0) {
+    const role = leavers.length === 0 ? 'listed' : listed.length === 0 ? 'leavers' : 'unqueried';
+    roles[role] = [...listed, ...leavers].sort();
+  }
+  if (missing.length > 0) roles.missing = missing;
+  const badges = [...(roles.leavers ?? []).map((leaver) => [leaver, 'left the query']), ...missing.map((path) => [path, 'deleted'])];
+  return { roles, badges, leavers, missing };
+}
+
+async function checkReturning(browser, page, server, returning, consoleErrors) {
+  const { manifest } = returning;
+  await browser.send('Page.navigate', { url: `${server.url}index.html?manifest=returning/bundles/manifest.json` }, page);
+  await waitFor(browser, page, `document.body.dataset.state === 'ready'`, consoleErrors);
+  checkEqual('rebuilt site: the bundle list counts leavers and deleted documents for returning clients only', await browser.evaluate(page, BUNDLE_COUNTS), manifestCounts(manifest));
+  for (const entry of manifest.bundles) {
+    await browser.evaluate(page, `location.hash = ${JSON.stringify(`#${encodeURIComponent(entry.id)}`)}`);
+    await waitFor(browser, page, bundleShown(entry.id, 'ready'), consoleErrors);
+    const tables = await browser.evaluate(page, QUERY_TABLES);
+    const results = entry.named_queries.map((name) => [name, expectedQueryPaths(name, { cwd: returning.project })]);
+    checkEqual(`rebuilt ${entry.id}: each named query shows exactly the documents bundlepress query returns`, entry.named_queries.map((name) => [name, tables[name]]), results);
+    const expected = expectedNonResults(returning, entry.id);
+    checkEqual(`rebuilt ${entry.id}: listed documents, leavers and deleted documents shown apart`, await browser.evaluate(page, ROLE_TABLES), expected.roles);
+    checkEqual(`rebuilt ${entry.id}: badges`, await browser.evaluate(page, BADGES), expected.badges);
+    const facts = await browser.evaluate(page, `document.querySelector('#bundle-view .facts').innerText`);
+    const counted = [
+      [expected.leavers.length, `${expected.leavers.length} left a query`],
+      [expected.missing.length, `${expected.missing.length} deleted`],
+    ];
+    check(
+      `rebuilt ${entry.id}: the document count names leavers and deleted documents`,
+      counted.every(([count, text]) => (count > 0) === facts.includes(text)) && facts.includes(`${entry.documents} documents: `),
+      facts,
+    );
+  }
+  const shown = manifest.bundles.find((entry) => {
+    const { roles } = expectedNonResults(returning, entry.id);
+    return roles.leavers && roles.missing;
+  });
+  if (shown === undefined) throw new Error('the rebuilt site needs a bundle with a leaver and a deleted document');
+  if (options['returning-screenshot']) {
+    await browser.evaluate(page, `location.hash = ${JSON.stringify(`#${encodeURIComponent(shown.id)}`)}`);
+    await waitFor(browser, page, bundleShown(shown.id, 'ready'), consoleErrors);
+    await screenshot(browser, page, options['returning-screenshot'], { width: 1280, height: 900, selector: '#leavers-documents' });
+  }
+
+  await browser.send('Page.navigate', { url: `${server.url}index.html?manifest=miscounted/bundles/manifest.json#front-page` }, page);
+  await waitFor(browser, page, bundleShown('front-page', 'ready'), consoleErrors);
+  const warnings = await browser.evaluate(page, `document.querySelector('#bundle-view .warnings')?.innerText ?? ''`);
+  check('a manifest whose results disagree with the bundle is reported', /the manifest counts \d+ results, but the bundle holds \d+ query results and \d+ other documents?/.test(warnings), warnings);
+  checkEqual('…and its documents outside the queries are shown without telling leavers from listed ones', Object.keys(await browser.evaluate(page, ROLE_TABLES)), ['unqueried', 'missing']);
+}
+
 function checkHeaders(responses, server, manifest) {
   const manifestResponse = responses.get(`${server.url}bundles/manifest.json`);
   checkEqual('manifest.json: Cache-Control', directives(manifestResponse?.headers['cache-control']), directives(MANIFEST_CACHE_CONTROL));
@@ -149,6 +240,10 @@ async function checkErrors(browser, page, server, fixture, consoleErrors) {
   await waitFor(browser, page, `document.body.dataset.state === 'error'`, consoleErrors);
   const missingManifest = await browser.evaluate(page, errorText);
   check('a missing manifest is reported on the page', /missing\/bundles\/manifest\.json: HTTP 404/.test(missingManifest), missingManifest);
+  await browser.send('Page.navigate', { url: `${server.url}index.html?manifest=broken/bundles/manifest.json` }, page);
+  await waitFor(browser, page, `document.body.dataset.state === 'ready'`, consoleErrors);
+  const counts = Object.fromEntries(fixture.manifest.bundles.map((entry) => [entry.id, ['not listed', String(entry.documents), '0']]));
+  checkEqual('a manifest without create_time and results (before leavers): every document counts', await browser.evaluate(page, BUNDLE_COUNTS), counts);
 
   const cases = [
     [fixture.truncated, /is the file truncated\?/, 'a truncated bundle'],
@@ -165,7 +260,8 @@ async function checkErrors(browser, page, server, fixture, consoleErrors) {
 
 async function main() {
   const manifest = exampleManifest();
-  const fixture = makeFixtureSite(manifest);
+  const returning = returningSite();
+  const fixture = makeFixtureSite(manifest, returning);
   const cleanup = [() => rmSync(fixture.directory, { recursive: true, force: true })];
   const watchdog = setTimeout(() => {
     console.log(`not ok - the run took longer than ${OVERALL_TIMEOUT_MS / 1000} s`);
@@ -193,6 +289,7 @@ async function main() {
     });
     await checkExplorer(browser, page, server, manifest, consoleErrors);
     checkHeaders(responses, server, manifest);
+    await checkReturning(browser, page, server, returning, consoleErrors);
     await checkErrors(browser, page, server, fixture, consoleErrors);
   } catch (error) {
     check('the run completes', false, error.stack ?? String(error));
