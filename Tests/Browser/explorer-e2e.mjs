@@ -47,8 +47,9 @@ const withoutDotFiles = (source) => !path.basename(source).startsWith('.');
 
 /**
  * A copy of the example site, plus
- * - `broken/bundles/`: its manifest without `create_time` and `results` (as before leavers),
- *   the first bundle truncated, the second missing and the third replaced by the first's (valid) bytes;
+ * - `broken/bundles/`: its manifest, the first bundle truncated, the second missing and the
+ *   third replaced by the first's (valid) bytes;
+ * - `older/`: the example with a manifest without `create_time` and `results` (as before leavers);
  * - `returning/`: the example rebuilt after a deletion and an unpublishing (support.mjs);
  * - `miscounted/`: `returning/` with a manifest whose `results` for front-page is off by 100.
  */
@@ -59,11 +60,13 @@ function makeFixtureSite(manifest, returning) {
   if (replaced === undefined) throw new Error('the example site needs at least three bundles for the error cases');
   const broken = path.join(directory, 'broken');
   mkdirSync(path.join(broken, 'bundles'), { recursive: true });
-  const older = { ...manifest, bundles: manifest.bundles.map(({ create_time, results, ...entry }) => entry) };
-  writeFileSync(path.join(broken, 'bundles', 'manifest.json'), JSON.stringify(older));
+  cpSync(path.join(siteDirectory, 'bundles', 'manifest.json'), path.join(broken, 'bundles', 'manifest.json'));
   const firstBytes = readFileSync(path.join(siteDirectory, truncated.url));
   writeFileSync(path.join(broken, truncated.url), firstBytes.subarray(0, Math.floor(firstBytes.length / 2)));
   writeFileSync(path.join(broken, replaced.url), firstBytes);
+  cpSync(path.join(siteDirectory, 'bundles'), path.join(directory, 'older', 'bundles'), { recursive: true });
+  const older = { ...manifest, bundles: manifest.bundles.map(({ create_time, results, ...entry }) => entry) };
+  writeFileSync(path.join(directory, 'older', 'bundles', 'manifest.json'), JSON.stringify(older));
   cpSync(returning.siteDirectory, path.join(directory, 'returning'), { recursive: true, filter: withoutDotFiles });
   cpSync(returning.siteDirectory, path.join(directory, 'miscounted'), { recursive: true, filter: withoutDotFiles });
   const miscounted = {
@@ -71,7 +74,7 @@ function makeFixtureSite(manifest, returning) {
     bundles: returning.manifest.bundles.map((entry) => (entry.id === 'front-page' ? { ...entry, results: entry.results + 100 } : entry)),
   };
   writeFileSync(path.join(directory, 'miscounted', 'bundles', 'manifest.json'), JSON.stringify(miscounted));
-  return { directory, manifest, truncated, missing, replaced };
+  return { directory, truncated, missing, replaced };
 }
 
 /** Page state for failure messages: what the page says, and what the console said. */
@@ -131,7 +134,13 @@ async function screenshot(browser, page, file, { width, height, selector = '#bun
   console.log(`# screenshot ${width}x${height}: ${file}`);
 }
 
-async function checkExplorer(browser, page, server, manifest, consoleErrors) {
+/** The role tables of the example's bundle `id`: its listed documents, as the rebuilt site's first build shipped them. */
+function listedOnly(returning, id) {
+  const listed = [...returning.shippedBefore.get(id).unqueried].sort();
+  return listed.length > 0 ? { listed } : {};
+}
+
+async function checkExplorer(browser, page, server, manifest, returning, consoleErrors) {
   await browser.send('Page.navigate', { url: `${server.url}index.html` }, page);
   await waitFor(browser, page, `document.body.dataset.state !== 'loading'`, consoleErrors);
   checkEqual('the page loads the manifest', await browser.evaluate(page, 'document.body.dataset.state'), 'ready');
@@ -149,6 +158,7 @@ async function checkExplorer(browser, page, server, manifest, consoleErrors) {
     for (const name of entry.named_queries) {
       checkEqual(`${entry.id}/${name}: the documents bundlepress query returns, in order`, tables[name], expectedQueryPaths(name));
     }
+    checkEqual(`${entry.id}: its listed documents, and no leavers or deleted documents`, await browser.evaluate(page, ROLE_TABLES), listedOnly(returning, entry.id));
     const facts = await browser.evaluate(page, `document.querySelector('#bundle-view .facts').innerText`);
     check(`${entry.id}: the page saw Content-Encoding: gzip and a matching SHA-256`, /Content-Encoding: gzip/.test(facts) && /SHA-256\s*matches the manifest/.test(facts), facts);
     if (index > 0) {
@@ -222,6 +232,15 @@ async function checkReturning(browser, page, server, returning, consoleErrors) {
   checkEqual('…and its documents outside the queries are shown without telling leavers from listed ones', Object.keys(await browser.evaluate(page, ROLE_TABLES)), ['unqueried', 'missing']);
 }
 
+async function checkOlderManifest(browser, page, server, manifest, returning, consoleErrors) {
+  const [first] = manifest.bundles;
+  await browser.send('Page.navigate', { url: `${server.url}index.html?manifest=older/bundles/manifest.json#${first.id}` }, page);
+  await waitFor(browser, page, bundleShown(first.id, 'ready'), consoleErrors);
+  const counts = Object.fromEntries(manifest.bundles.map((entry) => [entry.id, ['not listed', String(entry.documents), '0']]));
+  checkEqual('a manifest without create_time and results (before leavers): every document counts', await browser.evaluate(page, BUNDLE_COUNTS), counts);
+  checkEqual('…and what its bundles carry outside the named queries is listed', await browser.evaluate(page, ROLE_TABLES), listedOnly(returning, first.id));
+}
+
 function checkHeaders(responses, server, manifest) {
   const manifestResponse = responses.get(`${server.url}bundles/manifest.json`);
   checkEqual('manifest.json: Cache-Control', directives(manifestResponse?.headers['cache-control']), directives(MANIFEST_CACHE_CONTROL));
@@ -240,10 +259,6 @@ async function checkErrors(browser, page, server, fixture, consoleErrors) {
   await waitFor(browser, page, `document.body.dataset.state === 'error'`, consoleErrors);
   const missingManifest = await browser.evaluate(page, errorText);
   check('a missing manifest is reported on the page', /missing\/bundles\/manifest\.json: HTTP 404/.test(missingManifest), missingManifest);
-  await browser.send('Page.navigate', { url: `${server.url}index.html?manifest=broken/bundles/manifest.json` }, page);
-  await waitFor(browser, page, `document.body.dataset.state === 'ready'`, consoleErrors);
-  const counts = Object.fromEntries(fixture.manifest.bundles.map((entry) => [entry.id, ['not listed', String(entry.documents), '0']]));
-  checkEqual('a manifest without create_time and results (before leavers): every document counts', await browser.evaluate(page, BUNDLE_COUNTS), counts);
 
   const cases = [
     [fixture.truncated, /is the file truncated\?/, 'a truncated bundle'],
@@ -287,7 +302,8 @@ async function main() {
         consoleErrors.push(`${params.entry.text} ${params.entry.url ?? ''}`.trim());
       }
     });
-    await checkExplorer(browser, page, server, manifest, consoleErrors);
+    await checkExplorer(browser, page, server, manifest, returning, consoleErrors);
+    await checkOlderManifest(browser, page, server, manifest, returning, consoleErrors);
     checkHeaders(responses, server, manifest);
     await checkReturning(browser, page, server, returning, consoleErrors);
     await checkErrors(browser, page, server, fixture, consoleErrors);
