@@ -190,7 +190,8 @@ function bundleView(entry, url, bundle, response, checksum) {
     documents: sortQueryResults(namedQuery.bundledQuery, documentsOfQuery(bundle, namedQuery.name)),
   }));
   const roles = documentsByRole(bundle);
-  const counts = roleCounts(entry, roles, bundle.warnings);
+  const counts = roleCounts(entry, roles);
+  const warnings = [...bundle.warnings, counts.mismatch].filter(Boolean);
   const nodes = [
     h('h2', { id: 'bundle-heading', tabindex: '-1' }, `Bundle ${entry.id}`),
     h(
@@ -205,8 +206,8 @@ function bundleView(entry, url, bundle, response, checksum) {
         ['SHA-256', checksum],
       ]),
     ),
-    bundle.warnings.length > 0
-      ? h('ul', { class: 'warnings', 'aria-label': 'Problems in this bundle' }, ...bundle.warnings.map((text) => h('li', {}, text)))
+    warnings.length > 0
+      ? h('ul', { class: 'warnings', 'aria-label': 'Problems in this bundle' }, ...warnings.map((text) => h('li', {}, text)))
       : null,
     ...queries.map(({ namedQuery, documents }, index) => querySection(namedQuery, documents, `query-${index + 1}`)),
     roles.unqueried.length > 0 ? unqueriedSection(roles.unqueried, counts) : null,
@@ -219,24 +220,22 @@ function bundleView(entry, url, bundle, response, checksum) {
 /**
  * How many documents of each role the bundle carries. The bundle marks found documents outside
  * its named queries alike, whether listed with `documents:` or leavers; the manifest's `results`
- * (query results plus listed documents) tells how many of each. `listed` and `leavers` are null
- * when the manifest disagrees with the bundle (a warning says so). A manifest without `results`
- * predates leavers: everything outside the queries is listed.
+ * (query results plus listed documents) tells how many of each. When the manifest disagrees
+ * with the bundle, `listed` and `leavers` are null and `mismatch` says so. A manifest without
+ * `results` predates leavers: everything outside the queries is listed.
  */
-function roleCounts(entry, roles, warnings) {
+function roleCounts(entry, roles) {
   const { results, unqueried, missing } = roles;
   const listed = (entry.results ?? results.length + unqueried.length) - results.length;
-  const total = results.length + unqueried.length + missing.length;
+  const counts = { total: results.length + unqueried.length + missing.length, results: results.length, missing: missing.length, mismatch: null };
   if (listed < 0 || listed > unqueried.length) {
-    warnings.push(
-      `the manifest counts ${entry.results} results, but the bundle holds ${counted(results.length, 'query result')} and ${counted(unqueried.length, 'other document')}`,
-    );
-    return { total, results: results.length, listed: null, leavers: null, missing: missing.length };
+    const held = `${counted(results.length, 'query result')} and ${counted(unqueried.length, 'other document')}`;
+    return { ...counts, listed: null, leavers: null, mismatch: `the manifest counts ${entry.results} results, but the bundle holds ${held}` };
   }
-  return { total, results: results.length, listed, leavers: unqueried.length - listed, missing: missing.length };
+  return { ...counts, listed, leavers: unqueried.length - listed };
 }
 
-/** `31: 26 query results, 2 listed, 2 left a query, 1 deleted` (zero counts left out). */
+/** `31 documents: 26 query results, 2 listed, 2 left a query, 1 deleted` (zero counts left out). */
 function countsText({ total, results, listed, leavers, missing }) {
   const parts = [
     counted(results, 'query result'),
