@@ -78,8 +78,11 @@ struct Convert: ParsableCommand {
                 throw ValidationError("--hints \(hint): expected KIND=FIELD[,FIELD…] with KIND one of \(TypeHints.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             for field in parts[1].split(separator: ",").map(String.init) {
+                let path: FieldPath
                 do {
-                    try result.add(try FieldPath(serverFormat: field), as: kind)
+                    path = try FieldPath(serverFormat: field)
+                    guard !path.isDocumentKey else { throw ValidationError("__name__ is the document's name, not a field") }
+                    try result.add(path, as: kind)
                 } catch {
                     throw ValidationError("--hints \(hint): `\(field)`: \(error)")
                 }

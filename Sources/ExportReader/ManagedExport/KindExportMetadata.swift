@@ -24,11 +24,7 @@ struct KindExportMetadata {
             switch (tag.field, tag.wireType) {
             case (1, .lengthDelimited):
                 var export = try reader.readMessage()
-                while let inner = try export.nextTag() {
-                    guard inner.field == 2, inner.wireType == .varint else {
-                        try export.skip(inner)
-                        continue
-                    }
+                try export.forEachField(2, .varint) { export, _ throws(ProtoError) in
                     let micros = try export.readVarint()
                     if micros >= Self.earliestPlausibleMicros, micros / 1_000_000 <= UInt64(Timestamp.maxSeconds) {
                         startTime = try? Timestamp(seconds: Int64(micros / 1_000_000), nanos: Int32(micros % 1_000_000) * 1000)
@@ -36,12 +32,8 @@ struct KindExportMetadata {
                 }
             case (2, .lengthDelimited):
                 var files = try reader.readMessage()
-                while let inner = try files.nextTag() {
-                    guard inner.field == 2, inner.wireType == .lengthDelimited else {
-                        try files.skip(inner)
-                        continue
-                    }
-                    outputFiles.append(try EntityKey.text(&files, inner, "an output file name"))
+                try files.forEachField(2, .lengthDelimited) { files, tag throws(ProtoError) in
+                    outputFiles.append(try EntityKey.text(&files, tag, "an output file name"))
                 }
             default:
                 try reader.skip(tag)

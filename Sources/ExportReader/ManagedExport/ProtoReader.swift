@@ -111,6 +111,18 @@ struct ProtoReader {
         return value
     }
 
+    /// Reads to the end, calling `body` (positioned at the value) for each field `field` of wire
+    /// type `wireType` and skipping every other field: for messages read leniently.
+    mutating func forEachField(_ field: Int, _ wireType: WireType, _ body: (inout ProtoReader, Tag) throws(ProtoError) -> Void) throws(ProtoError) {
+        while let tag = try nextTag() {
+            if tag.field == field, tag.wireType == wireType {
+                try body(&self, tag)
+            } else {
+                try skip(tag)
+            }
+        }
+    }
+
     /// Skips the value of a field read as `tag`, nested groups included.
     mutating func skip(_ tag: Tag, depth: Int = 0) throws(ProtoError) {
         switch tag.wireType {
