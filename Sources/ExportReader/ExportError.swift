@@ -36,7 +36,7 @@ public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadable(let file, let reason):
             return "\(file): cannot read the file: \(reason)"
         case .isDirectory(let file):
-            return "\(file): is a directory; expected an export file (JSON or NDJSON)"
+            return "\(file): is a directory; expected an export file (JSON or NDJSON) or the folder of a managed or emulator export"
         case .empty(let file):
             return "\(file): the file is empty; expected a Firestore export (JSON or NDJSON)"
         case .syntax(let location, let message):

@@ -9,7 +9,8 @@ import JSONCore
 ///
 /// NDJSON is streamed in chunks of ``chunkSize`` bytes, so memory stays at a chunk plus the
 /// longest line (a BigQuery changelog also keeps the newest row of each document until the
-/// end of the file). A single-JSON-value file is read and parsed whole.
+/// end of the file). A single-JSON-value file is read and parsed whole. A managed or emulator
+/// export is streamed one 32 KiB block and one record at a time, file after file.
 ///
 /// The formats of the Node exporters lose types (``ExportFormat/carriesTypes`` is false):
 /// their values are read by the rules in `docs/queries-and-exports.md` §1.g, and

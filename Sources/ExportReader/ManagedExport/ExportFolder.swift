@@ -63,7 +63,8 @@ struct ExportFolder: Sendable {
             return try emulatorRoot(metadata: path)
         }
         if name.hasSuffix(overallMetadataSuffix) {
-            return (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+            let folder = (path as NSString).deletingLastPathComponent
+            return folder.isEmpty ? "." : folder
         }
         if isDirectory(path), FileManager.default.fileExists(atPath: join(path, emulatorMetadata)) {
             return try emulatorRoot(metadata: join(path, emulatorMetadata))
