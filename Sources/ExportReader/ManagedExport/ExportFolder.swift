@@ -15,8 +15,6 @@ struct ExportFolder: Sendable {
     static let namespacesFolder = "all_namespaces"
     static let overallMetadataSuffix = ".overall_export_metadata"
 
-    /// The folder holding `all_namespaces`.
-    var root: String
     /// Every data file, kind folder by kind folder, each in `output-N` order.
     var dataFiles: [String]
     /// When the export started: the earliest start time in the kind folders' metadata.
@@ -35,7 +33,7 @@ struct ExportFolder: Sendable {
 
     /// Finds the export that `path` names and lists its data files.
     init(locating path: String) throws(ExportError) {
-        root = try Self.root(of: path)
+        let root = try Self.root(of: path)
         let namespaces = Self.join(root, Self.namespacesFolder)
         guard Self.isDirectory(namespaces) else {
             throw .invalidExportFolder(path: path, message: "no \(Self.namespacesFolder)/ folder in \(root); expected the folder of a managed or emulator export")
@@ -50,7 +48,7 @@ struct ExportFolder: Sendable {
             let folder = Self.join(namespaces, kind)
             let (files, startTime) = try Self.dataFiles(in: folder)
             dataFiles += files
-            startTimes += startTime.map { [$0] } ?? []
+            if let startTime { startTimes.append(startTime) }
         }
         self.dataFiles = dataFiles
         exportTime = startTimes.min()

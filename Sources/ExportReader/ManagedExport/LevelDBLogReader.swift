@@ -67,9 +67,9 @@ struct LevelDBLogReader {
                 pending = LogRecord(fragment: fragment, fileOffset: payloadOffset)
             case (.middle, .some):
                 pending!.append(fragment, fileOffset: payloadOffset)
-            case (.last, .some(var record)):
-                record.append(fragment, fileOffset: payloadOffset)
-                return record
+            case (.last, .some):
+                pending!.append(fragment, fileOffset: payloadOffset)
+                return pending
             case (.middle, nil), (.last, nil):
                 throw invalid(at: offset, "found a \(type) fragment outside a record; expected a FULL or FIRST record")
             case (.full, .some(let record)), (.first, .some(let record)):
