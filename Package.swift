@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "FirestoreModel", targets: ["FirestoreModel"]),
         .library(name: "QueryEngine", targets: ["QueryEngine"]),
         .library(name: "BundleFormat", targets: ["BundleFormat"]),
+        .library(name: "PipelineLanguage", targets: ["PipelineLanguage"]),
+        .library(name: "Hosting", targets: ["Hosting"]),
         .library(name: "Publishing", targets: ["Publishing"]),
         .library(name: "SitePolicy", targets: ["SitePolicy"]),
         .library(name: "EdgeServer", targets: ["EdgeServer"]),
@@ -20,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -34,12 +37,25 @@ let package = Package(
         .target(name: "QueryEngine", dependencies: ["FirestoreModel", "JSONCore"]),
         .target(name: "BundleFormat", dependencies: ["FirestoreModel", "JSONCore", "CZlib", "ParallelWork"]),
         .target(name: "SitePolicy"),
+        // pipeline.yml: the config language (YAML → PipelineConfig, the query language, fan-out,
+        // hints, headers, budgets, retention), validated once and passed down.
+        .target(
+            name: "PipelineLanguage",
+            dependencies: [
+                "FirestoreModel", "JSONCore", "ExportReader", "QueryEngine", "BundleFormat", "SitePolicy",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // Production header files (_headers, the firebase.json fragment, the nginx include)
+        // rendered from a SitePolicy.HeaderPolicy.
+        .target(name: "Hosting", dependencies: ["SitePolicy", "JSONCore"]),
         .target(
             name: "Publishing",
             dependencies: [
                 "FirestoreModel", "JSONCore", "ExportReader", "QueryEngine", "BundleFormat", "SitePolicy",
-                .product(name: "Yams", package: "Yams"),
+                "PipelineLanguage", "Hosting", "ParallelWork",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             plugins: ["EmbedSiteAssets"]
         ),
@@ -66,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "bundlepress",
             dependencies: [
-                "Publishing", "BundleFormat", "QueryEngine", "FirestoreModel", "ExportReader", "SitePolicy", "EdgeServer",
+                "Publishing", "PipelineLanguage", "BundleFormat", "QueryEngine", "FirestoreModel", "ExportReader", "SitePolicy", "EdgeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -76,7 +92,10 @@ let package = Package(
         .testTarget(name: "ExportReaderTests", dependencies: ["ExportReader"], resources: [.copy("Fixtures")]),
         .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PublishingTests", dependencies: ["Publishing", "SitePolicy"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PipelineLanguageTests", dependencies: ["PipelineLanguage", "SitePolicy", "QueryEngine", "FirestoreModel"]),
+        .testTarget(
+            name: "PublishingTests", dependencies: ["Publishing", "PipelineLanguage", "Hosting", "SitePolicy"], resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "SitePolicyTests", dependencies: ["SitePolicy"]),
         .testTarget(
             name: "EdgeServerTests",

@@ -86,6 +86,11 @@ public struct DocumentStore: Sendable {
             for path in collectionPathsByID[Array(query.collectionID.utf8)] ?? [] where query.parent.isPrefix(of: path) {
                 collections[path]?.documents.forEach(body)
             }
+            // The SDK scopes a group with `isPrefixOf`, true for the parent path itself: a parent
+            // document in the group is in scope (JS `queryMatchesPathAndCollectionGroup`).
+            if query.matchesPath(query.parent), let parent = document(at: query.parent) {
+                body(parent)
+            }
         } else {
             collections[query.collectionPath]?.documents.forEach(body)
         }

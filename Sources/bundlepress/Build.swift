@@ -1,5 +1,7 @@
 import ArgumentParser
+import FirestoreModel
 import Foundation
+import PipelineLanguage
 import Publishing
 
 struct Build: ParsableCommand {
@@ -17,6 +19,18 @@ struct Build: ParsableCommand {
             as retention: says, then are deleted; a bundle over its max_bundle_bytes fails the \
             build with exit status 3 (or only warns with budgets.mode: warn). Progress is shown \
             on a terminal only; --quiet prints nothing but errors.
+
+            Returning clients: apps keep their cache across builds, so a changed bundle gets a \
+            createTime later than every earlier one of its id, and carries the current version \
+            of documents that left it and changed (or a missing-document marker for deleted ones) \
+            for leavers.keep (30 days by default). What was shipped is kept in \
+            <output>/.bundlepress-state.json; a build from a fresh checkout brings it with \
+            --previous (the deployed site's URL, or a directory holding the last output).
+
+            Examples:
+              bundlepress build
+              bundlepress build --previous https://example.web.app/ --snapshot-time 2026-11-24T03:00:00Z
+              bundlepress build --dry-run --json
             """
     )
 
@@ -35,10 +49,42 @@ struct Build: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Build in memory and report what would change, writing nothing (not even the lock).")
     var dryRun = false
 
+    @Option(
+        help: ArgumentHelp(
+            "When the export was taken (RFC 3339, e.g. 2026-11-24T03:00:00Z); overrides snapshot_time:.",
+            discussion: "Named queries' read times are the snapshot time: the closer to the export, the fewer changes a listening app misses.",
+            valueName: "time"))
+    var snapshotTime: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "What was published before, when the output holds no state: the deployed site's URL, a directory holding the last output, or none for a new site; overrides previous:.",
+            valueName: "url|dir|none"))
+    var previous: String?
+
+    func validate() throws {
+        if let snapshotTime {
+            do throws(TimestampError) {
+                _ = try Timestamp(rfc3339: snapshotTime)
+            } catch {
+                throw ValidationError("--snapshot-time: \(error.message)")
+            }
+        }
+        if let previous {
+            do {
+                _ = try PreviousSite(parsing: previous, relativeTo: ".")
+            } catch {
+                throw ValidationError("--previous: \(error)")
+            }
+        }
+    }
+
     func run() throws {
         let pause = try TestPause()
         var terminal = Terminal()
-        let pipeline = try PipelineConfig.loadForCommand(config, terminal: &terminal)
+        var pipeline = try PipelineConfig.loadForCommand(config, terminal: &terminal)
+        if let snapshotTime { pipeline.snapshotTime = try Timestamp(rfc3339: snapshotTime) }
+        if let previous { pipeline.previous = try PreviousSite(parsing: previous, relativeTo: ".") }
         let builder = SiteBuilder(config: pipeline, outputDirectory: output)
         let showProgress = !quiet && !json
         let report: BuildReport
@@ -79,15 +125,19 @@ struct Build: ParsableCommand {
     private func summary(_ report: BuildReport) -> String {
         var lines: [String] = []
         for bundle in report.bundles {
-            lines.append("  \(bundle.file)  \(bundle.documents) docs, \(bundle.namedQueries.count) queries, \(formatBytes(bundle.bytes)) → \(formatBytes(bundle.gzipBytes)) gzip  (\(bundle.status.rawValue))")
+            let returning = [counted(bundle.leavers, "leaver"), "\(bundle.missing) deleted"].filter { !$0.hasPrefix("0 ") }
+            let extra = returning.isEmpty ? "" : " (\(returning.joined(separator: ", ")))"
+            lines.append(
+                "  \(bundle.file)  \(counted(bundle.documents, "doc"))\(extra), \(counted(bundle.namedQueries.count, "query", "queries")), "
+                    + "\(formatBytes(bundle.bytes)) → \(formatBytes(bundle.gzipBytes)) gzip  (\(bundle.status.rawValue))")
         }
         lines += report.removedBundles.map { "  \($0)  (removed)" }
         let verb = report.dryRun ? "Dry run, nothing written: would build" : "Built"
         let manifestState = report.manifestChanged ? (report.dryRun ? " (would change)" : "") : " (unchanged)"
         lines.append(
-            "\(verb) \(report.bundles.count) bundles (\(report.count(.new)) new, \(report.count(.changed)) changed, \(report.count(.unchanged)) unchanged, \(report.removedBundles.count) removed) "
-                + "from \(report.inputDocuments) documents in \(report.inputFiles) files: "
-                + "\(formatBytes(report.totalBytes)) raw, \(formatBytes(report.totalGzipBytes)) gzip, snapshot \(report.snapshotTime), "
+            "\(verb) \(counted(report.bundles.count, "bundle")) (\(report.count(.new)) new, \(report.count(.changed)) changed, \(report.count(.unchanged)) unchanged, \(report.removedBundles.count) removed) "
+                + "from \(counted(report.inputDocuments, "document")) in \(counted(report.inputFiles, "file")): "
+                + "\(formatBytes(report.totalBytes)) raw, \(formatBytes(report.totalGzipBytes)) gzip, snapshot \(report.snapshotTime), site time \(report.siteTime), "
                 + "\(String(format1: report.seconds)) s → \(report.outputDirectory)/bundles/manifest.json\(manifestState)")
         let retention = report.retention
         if !retention.retained.isEmpty || !retention.deleted.isEmpty {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BundleFormat
+import PipelineLanguage
 import Publishing
 
 /// The process exit statuses, from sysexits(3) so cron wrappers and CI can tell them apart.
@@ -13,6 +14,9 @@ enum ExitStatus {
     static let dataError = ExitCode(65)
     /// An input file or pattern matched nothing or could not be opened.
     static let noInput = ExitCode(66)
+    /// The previous state that `--previous` or `previous:` names cannot be read (a server or
+    /// network failure, an unreadable directory): EX_UNAVAILABLE, try again later.
+    static let previousUnavailable = ExitCode(69)
     /// `serve` cannot listen on the address (port in use, no such local address).
     static let unavailable = ExitCode(69)
     /// Writing the site failed (disk full, permissions).
@@ -33,6 +37,7 @@ enum ExitStatus {
             }
         case .data, .bundle: return dataError
         case .publish: return ioError
+        case .previous: return previousUnavailable
         case .locked: return lockHeld
         case .budgetExceeded: return budgetExceeded
         }

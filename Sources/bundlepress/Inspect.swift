@@ -9,9 +9,19 @@ struct Inspect: ParsableCommand {
         abstract: "Show what a bundle file holds (raw or .gz).",
         discussion: """
             Reads the bundle with the strict reader, which rejects whatever any Firebase client \
-            (JS, Android, iOS) or Google's Python parser would reject, and prints its metadata, \
-            named queries (their StructuredQuery) and documents. Exits 1 with the reasons when \
-            the bundle is invalid.
+            (JS, Android, iOS) would reject, and prints its metadata, named queries (their \
+            StructuredQuery) and documents. Exits 1 with the reasons when the bundle is invalid.
+
+            Documents that are no named query's result are listed documents (documents: in \
+            pipeline.yml) or leavers: documents that left the bundle's queries and changed since \
+            a returning client may have cached them. A missing document (exists: false) tells \
+            returning clients that a document they cached was deleted; the SDKs load it, Google's \
+            Python parser does not (--python-compatible rejects it).
+
+            Examples:
+              bundlepress inspect site/bundles/front-page.490bc2b2e4c3cd60.bundle.gz
+              bundlepress inspect --fields site/bundles/front-page.490bc2b2e4c3cd60.bundle
+              bundlepress inspect --json site/bundles/front-page.490bc2b2e4c3cd60.bundle | jq .metadata
             """
     )
 
@@ -24,6 +34,9 @@ struct Inspect: ParsableCommand {
     @Flag(name: .long, help: "Also print every document's fields (text mode).")
     var fields = false
 
+    @Flag(help: "Also reject what Google's Python deserialize_bundle rejects (missing documents).")
+    var pythonCompatible = false
+
     func run() throws {
         var terminal = Terminal()
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -32,7 +45,7 @@ struct Inspect: ParsableCommand {
         }
         let contents: BundleContents
         do {
-            contents = try BundleReader.read(Array(data))
+            contents = try BundleReader.read(Array(data), missingDocuments: pythonCompatible ? .rejected : .accepted)
         } catch {
             for problem in error.problems { terminal.error("\(file): \(problem)") }
             throw ExitStatus.problemsFound
@@ -59,11 +72,20 @@ struct Inspect: ParsableCommand {
             lines.append("    " + String(decoding: query.bundledQuery.bytes, as: UTF8.self))
         }
         lines.append("")
-        lines.append("documents (\(contents.documents.count))")
+        let results = contents.documents.filter { !$0.metadata.queries.isEmpty }.count
+        let missing = contents.documents.filter { $0.document == nil }.count
+        lines.append(
+            "documents (\(contents.documents.count): \(results) named-query results, \(contents.documents.count - results - missing) listed or leavers, \(missing) missing)")
         for bundled in contents.documents {
-            let queries = bundled.metadata.queries.isEmpty ? "" : "  [\(bundled.metadata.queries.joined(separator: ", "))]"
-            let state = bundled.metadata.exists ? "\(bundled.document?.fields.count ?? 0) fields" : "missing"
-            lines.append("  \(bundled.metadata.name.path)  \(state)\(queries)")
+            let role: String
+            if let document = bundled.document {
+                let queries = bundled.metadata.queries
+                role = "\(counted(document.fields.count, "field")), updated \(document.updateTime.map(String.init(describing:)) ?? "-")  "
+                    + (queries.isEmpty ? "(no query: listed, or a leaver)" : "[\(queries.joined(separator: ", "))]")
+            } else {
+                role = "missing (deleted), readTime \(bundled.metadata.readTime)"
+            }
+            lines.append("  \(bundled.metadata.name.path)  \(role)")
             if fields, let document = bundled.document {
                 for field in document.fields.fields {
                     lines.append("      \(FieldPath(segments: [field.key]).canonicalString) = \(field.value.protoJSONString)")

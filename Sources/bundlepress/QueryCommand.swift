@@ -2,6 +2,7 @@ import ArgumentParser
 import FirestoreModel
 import Foundation
 import JSONCore
+import PipelineLanguage
 import Publishing
 import QueryEngine
 

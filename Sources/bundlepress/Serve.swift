@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import EdgeServer
 import Foundation
+import PipelineLanguage
 import Publishing
 import SitePolicy
 

@@ -72,3 +72,8 @@ extension String {
         self = "\(tenths / 10).\(tenths % 10)"
     }
 }
+
+/// `count` with the noun in the right number: `1 query`, `2 queries`, `0 bundles`.
+func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+    "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
+}

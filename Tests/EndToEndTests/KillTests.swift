@@ -4,8 +4,10 @@ import Testing
 /// The test-only hook of `bundlepress build` (Sources/bundlepress/TestPause.swift).
 private let pauseVariable = "BUNDLEPRESS_TEST_PAUSE_AT"
 
-/// Lock and retention files of the output: a build rewrites them, readers never see them.
+/// Lock and retention files of the output: a build rewrites them, readers never see them. (The
+/// state for returning clients is not one of them: it must stay as it was with the old manifest.)
 private let stateFiles: Set = [".bundlepress.lock", ".bundlepress-retention.json"]
+private let stagedState = ".bundlepress-state.next.json"
 
 /// A published example whose data then changes (the front page's title), and a build of the
 /// change killed with SIGKILL at `checkpoint`: the build's pid and the site before it.
@@ -40,7 +42,7 @@ private func rebuildAfterKill(_ example: ExampleCopy, killed pid: Int32, sourceL
 
 @Suite("bundlepress build killed with SIGKILL")
 struct KillTests {
-    @Test(arguments: ["locked", "staged", "bundles-in-place", "manifest-staged"])
+    @Test(arguments: ["locked", "staged", "bundles-in-place", "state-staged", "manifest-staged"])
     func killedBeforeTheManifestIsReplacedLeavesTheOldSiteIntact(_ checkpoint: String) throws {
         let example = try ExampleCopy()
         defer { example.remove() }
@@ -56,9 +58,10 @@ struct KillTests {
         let added = Set(after.keys).subtracting(before.keys)
         let unexpected = added.filter { name in
             !(name.hasPrefix("bundles/.staging-\(pid)-") || name.hasPrefix(".staging-\(pid)-")
-                || (name.hasPrefix("bundles/front-page.") && !name.contains("/.")))
+                || (name.hasPrefix("bundles/front-page.") && !name.contains("/.")) || name == stagedState)
         }
         #expect(unexpected.isEmpty, "\(unexpected.sorted())")
+        #expect(added.contains(stagedState) == ["state-staged", "manifest-staged"].contains(checkpoint), "\(added.sorted())")
         // Files wait in staging only while they are staged (once moved, the directory is empty).
         #expect(added.contains { $0.hasPrefix("bundles/.staging-") } == ["staged", "manifest-staged"].contains(checkpoint), "\(added.sorted())")
         let verify = try example.run("verify", "site")
@@ -67,15 +70,23 @@ struct KillTests {
 
         let rebuild = try rebuildAfterKill(example, killed: pid)
         #expect(rebuild.stdout.contains("(0 new, 1 changed, 7 unchanged, 0 removed)"), "\(rebuild)")
+        // The staged state named a manifest that was never published: the rebuild dropped it and
+        // worked from the old state (no warning about it).
+        #expect(!FileManager.default.fileExists(atPath: example.file("site/\(stagedState)")))
+        #expect(!rebuild.stderr.contains("state"), "\(rebuild)")
         if checkpoint != "locked" {
             #expect(rebuild.stderr.contains("; removed its staging directory .staging-\(pid)-"), "\(rebuild)")
         }
     }
 
-    @Test func killedAfterTheManifestIsReplacedLeavesTheNewSiteAndTheOldFiles() throws {
+    @Test(arguments: ["manifest-in-place", "published"])
+    func killedAfterTheManifestIsReplacedLeavesTheNewSiteAndTheOldFiles(_ checkpoint: String) throws {
         let example = try ExampleCopy()
         defer { example.remove() }
-        let (pid, before) = try killedBuild(at: "published", example)
+        let (pid, before) = try killedBuild(at: checkpoint, example)
+        // Between the manifest's rename and the state's, the new state waits staged: it names the
+        // published manifest, so the next build takes it.
+        #expect(FileManager.default.fileExists(atPath: example.file("site/\(stagedState)")) == (checkpoint == "manifest-in-place"))
 
         // The new manifest is live; every file of the old site is still there for its clients.
         let after = try example.siteFiles()
@@ -88,6 +99,8 @@ struct KillTests {
 
         let rebuild = try rebuildAfterKill(example, killed: pid)
         #expect(rebuild.stdout.contains("(0 new, 0 changed, 8 unchanged, 0 removed)"), "\(rebuild)")
+        #expect(!FileManager.default.fileExists(atPath: example.file("site/\(stagedState)")))
+        #expect(!rebuild.stderr.contains("state"), "\(rebuild)")
         #expect(rebuild.stdout.hasSuffix("manifest.json (unchanged)\nOld files: 2 kept for clients of older manifests, 0 deleted\n"), "\(rebuild)")
     }
 }

@@ -85,6 +85,40 @@ struct ServeCommandTests {
         #expect(server.stderr.contains("\"GET /bundles/manifest.json HTTP/1.1\" 200 "), "\(server.stderr)")
     }
 
+    /// A site build from a fresh checkout (no output yet) takes what the deployed site publishes
+    /// as its previous state: with `--previous URL` it publishes the very bundles a build that
+    /// kept its output does, and without anything it dates them by the wall clock and says so.
+    @Test func aFreshCheckoutTakesThePreviousStateFromTheDeployedSite() async throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        #expect(try example.run("build", "--quiet").status == 0)
+        let server = try ServeProcess(["--port", "0", "--quiet"], in: example.path)
+        let base = try #require(try await server.waitForURL(), "no Serving line: \(server.stderr)")
+        // The newest story is deleted from the export.
+        let stories = try example.read("exports/stories.ndjson").split(separator: "\n")
+        let newest = try #require(stories.max { $0.split(separator: "publishedAt").last! < $1.split(separator: "publishedAt").last! })
+        try example.write("exports/stories.ndjson", stories.filter { $0 != newest }.joined(separator: "\n") + "\n")
+
+        let fresh = try example.run("build", "--output", "fresh", "--previous", base.absoluteString, "--json")
+        #expect(fresh.status == 0, "\(fresh)")
+        #expect(fresh.stderr == "", "\(fresh)")
+        #expect(try await server.stop() == 0)
+        let kept = try example.run("build", "--json")
+        #expect(kept.status == 0, "\(kept)")
+        let manifest = { (site: String) throws -> Data in try Data(contentsOf: URL(fileURLWithPath: example.file("\(site)/bundles/manifest.json"))) }
+        #expect(try manifest("fresh") == (try manifest("site")))
+        #expect(fresh.stdout.contains("\"previousState\" : \"\(base.absoluteString)\""), "\(fresh)")
+        #expect(try example.run("verify", "fresh").status == 0)
+
+        // Nothing known: the wall clock, and a warning naming the setting.
+        let unknown = try example.run("build", "--output", "unknown", "--config", "pipeline.yml", "--previous", "none", "--dry-run")
+        #expect(unknown.status == 0 && unknown.stderr == "", "\(unknown)")
+        try example.write("pipeline.yml", try example.read("pipeline.yml").replacingOccurrences(of: "previous: none\n", with: ""))
+        let guessed = try example.run("build", "--output", "unknown")
+        #expect(guessed.status == 0, "\(guessed)")
+        #expect(guessed.stderr.contains("earlier publishes are unknown") && guessed.stderr.contains("Set previous: (or --previous)"), "\(guessed)")
+    }
+
     @Test func exitStatuses() async throws {
         let example = try ExampleCopy()
         defer { example.remove() }

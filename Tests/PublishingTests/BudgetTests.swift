@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import PipelineLanguage
 @testable import Publishing
 
 @Suite("Size budgets")

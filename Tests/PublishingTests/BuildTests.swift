@@ -3,6 +3,7 @@ import FirestoreModel
 import Foundation
 import JSONCore
 import Testing
+@testable import PipelineLanguage
 @testable import Publishing
 
 @Suite("SiteBuilder over small fixtures")
@@ -135,7 +136,7 @@ struct BuildTests {
             return
         }
         #expect(configError.message.contains("bundle \"front\" lists document site/missing, which is not in the inputs"))
-        #expect(configError.location == SourceLocation(file: config, line: 5, column: 5))
+        #expect(configError.location == SourceLocation(file: config, line: 6, column: 5))
     }
 
     @Test func queryOverAnUnknownCollection() throws {
@@ -147,7 +148,7 @@ struct BuildTests {
             Issue.record("expected a config error, found \(error)")
             return
         }
-        #expect(configError.location == SourceLocation(file: config, line: 16, column: 7))
+        #expect(configError.location == SourceLocation(file: config, line: 17, column: 7))
         #expect(configError.message.contains("named query \"xs\" reads collection \"cc\", which has no documents in the inputs"))
         #expect(configError.message.contains("collections present: c, site"))
     }
@@ -216,6 +217,7 @@ struct BuildTests {
         let config = try SmallSite.write(into: dir, config: """
             project: demo
             inputs: [data.ndjson]
+            previous: none
             bundles:
               - id: all
                 documents: [c/a, c/b]

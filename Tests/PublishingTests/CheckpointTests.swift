@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import PipelineLanguage
 @testable import Publishing
 
 /// What `bundles/` holds at a checkpoint: published names (staging excluded), the manifest's
@@ -27,12 +28,12 @@ struct CheckpointTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let publisher = SitePublisher(outputDirectory: dir.path)
-        _ = try publisher.publish(files: [.init(name: "a.bundle", chunks: [[1]])], manifest: Data("one\n".utf8))
+        _ = try publisher.publish(files: [.init(name: "a.bundle", chunks: [[1]])], manifest: Data("one\n".utf8), history: .empty)
 
         var states: [BuildCheckpoint: DirectoryState] = [:]
         var order: [BuildCheckpoint] = []
         var failure: (any Error)?
-        let outcome = try publisher.publish(files: [.init(name: "a.bundle", chunks: [[1]]), .init(name: "b.bundle", chunks: [[2]])], manifest: Data("two\n".utf8)) { checkpoint in
+        let outcome = try publisher.publish(files: [.init(name: "a.bundle", chunks: [[1]]), .init(name: "b.bundle", chunks: [[2]])], manifest: Data("two\n".utf8), history: .empty) { checkpoint in
             order.append(checkpoint)
             do {
                 states[checkpoint] = try DirectoryState(publisher.bundlesDirectory)
@@ -41,7 +42,7 @@ struct CheckpointTests {
             }
         }
         #expect(failure == nil)
-        #expect(order == [.staged, .bundlesInPlace, .manifestStaged])
+        #expect(order == [.staged, .bundlesInPlace, .stateStaged, .manifestStaged, .manifestInPlace])
         #expect(outcome.written == ["b.bundle"])
         #expect(states[.staged] == DirectoryState(published: ["a.bundle", "manifest.json"], manifest: "one\n", staged: ["b.bundle"]))
         #expect(states[.bundlesInPlace] == DirectoryState(published: ["a.bundle", "b.bundle", "manifest.json"], manifest: "one\n", staged: []))

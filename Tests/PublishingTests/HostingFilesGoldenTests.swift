@@ -1,6 +1,7 @@
 import Foundation
 import SitePolicy
 import Testing
+@testable import Hosting
 @testable import Publishing
 
 /// The exact files a build writes for the built-in policy, against `Fixtures/Hosting/`: a change

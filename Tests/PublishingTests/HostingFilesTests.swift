@@ -1,6 +1,8 @@
 import Foundation
 import SitePolicy
 import Testing
+@testable import PipelineLanguage
+@testable import Hosting
 @testable import Publishing
 
 /// The production header files: each host, reading its file the way its own code does (see

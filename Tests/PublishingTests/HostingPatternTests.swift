@@ -1,6 +1,7 @@
 import Foundation
 import SitePolicy
 import Testing
+@testable import Hosting
 @testable import Publishing
 
 /// The pattern translations behind the hosting files, checked against ``PathPattern/matches(_:)``

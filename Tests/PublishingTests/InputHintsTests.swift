@@ -4,6 +4,7 @@ import FirestoreModel
 import Foundation
 import JSONCore
 import Testing
+@testable import PipelineLanguage
 @testable import Publishing
 
 @Suite("Input hints in pipeline.yml")
@@ -75,6 +76,7 @@ struct InputHintsTests {
         """
         project: bundlepress-demo
         snapshot_time: 2024-06-01T00:00:00Z
+        previous: none
         inputs:
           - path: legacy.json
             hints: {\(hints)}
@@ -100,7 +102,8 @@ struct InputHintsTests {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: dir.file("site/" + manifest.bundles[0].url)))
             let bundle = try BundleReader.read(Array(bytes), database: site)
             // `in` is type-strict: it matches the double 7.0, not the integer 7 the JSON holds.
-            #expect(bundle.documents.map(\.metadata.name.path.description) == matches, "hints: \(hints)")
+            // (Once it matched, SF stays in the bundle as a leaver: it changed since clients cached it.)
+            #expect(bundle.documents.filter { !$0.metadata.queries.isEmpty }.map(\.metadata.name.path.description) == matches, "hints: \(hints)")
             #expect(bundle.documents.first?.document?.fields["mayor"].map { $0 == .reference(ResourceName(database: site, path: path("users/lurie"))) } ?? true)
         }
     }

@@ -9,8 +9,10 @@ private func sha256Hex(_ bytes: [UInt8]) -> String {
     SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
 }
 
+/// Replaces the site's manifest by hand, and removes the state, which belonged to the old one.
 private func writeManifest(_ manifest: Manifest, site: String) throws {
     try manifest.encoded().write(to: URL(fileURLWithPath: (site as NSString).appendingPathComponent("bundles/manifest.json")))
+    try FileManager.default.removeItem(atPath: (site as NSString).appendingPathComponent(SiteHistory.fileName))
 }
 
 @Suite("Atomic publishing")
@@ -48,8 +50,10 @@ struct PublishingTests {
         let site = dir.file("site")
         let before = try TemporaryDirectory(existing: site).snapshot()
 
-        // Find the names the next build will write (builds are deterministic) by building it elsewhere.
+        // Find the names the next build will write (builds are deterministic: the same inputs,
+        // config and state give the same bytes) by building it on a copy of the site.
         try dir.write("data.ndjson", SmallSite.data.replacingOccurrences(of: "\"Demo\"", with: "\"Changed\""))
+        try FileManager.default.copyItem(atPath: site, toPath: dir.file("preview"))
         let preview = try build(config: config, output: dir.file("preview"))
         let newFront = preview.bundles[0].file
         #expect(!before.keys.contains("bundles/\(newFront)"))
@@ -93,14 +97,14 @@ struct PublishingTests {
         defer { dir.remove() }
         let publisher = SitePublisher(outputDirectory: dir.path)
         let first = try publisher.publish(
-            files: [.init(name: "a.bundle", chunks: [[1, 2], [3]]), .init(name: "b.bundle", chunks: [[4]])], manifest: Data("{}\n".utf8))
+            files: [.init(name: "a.bundle", chunks: [[1, 2], [3]]), .init(name: "b.bundle", chunks: [[4]])], manifest: Data("{}\n".utf8), history: .empty)
         #expect(first.written == ["a.bundle", "b.bundle"])
         #expect(first.unchanged == [])
         #expect(first.manifestChanged)
         #expect(FileManager.default.contents(atPath: dir.file("bundles/a.bundle")) == Data([1, 2, 3]))
 
         let second = try publisher.publish(
-            files: [.init(name: "a.bundle", chunks: [[1], [2, 3]]), .init(name: "b.bundle", chunks: [[5]])], manifest: Data("{}\n".utf8))
+            files: [.init(name: "a.bundle", chunks: [[1], [2, 3]]), .init(name: "b.bundle", chunks: [[5]])], manifest: Data("{}\n".utf8), history: .empty)
         #expect(second.written == ["b.bundle"])
         #expect(second.unchanged == ["a.bundle"])
         #expect(!second.manifestChanged)
@@ -164,6 +168,19 @@ struct VerifierTests {
         try Data("plain".utf8).write(to: URL(fileURLWithPath: dir.file("site/" + entry.gzipURL)))
         let corrupt = SiteVerifier(siteDirectory: site).verify().problems.filter { $0.bundle == "front" }.map(\.message)
         #expect(corrupt.contains { $0.hasPrefix("\(entry.gzipURL): ") }, "\(corrupt)")
+    }
+
+    @Test func aStateOfAnotherManifestOrOtherBundles() throws {
+        let (dir, site, manifest) = try publishedSite()
+        defer { dir.remove() }
+        let state = dir.file("site/\(SiteHistory.fileName)")
+        let original = try String(contentsOfFile: state, encoding: .utf8)
+        try manifest.encoded().dropLast().write(to: URL(fileURLWithPath: dir.file("site/bundles/manifest.json")))
+        #expect(SiteVerifier(siteDirectory: site).verify().problems.map(\.description) == ["manifest: \(state) was written with another manifest than the published one"])
+        try manifest.encoded().write(to: URL(fileURLWithPath: dir.file("site/bundles/manifest.json")))
+        let createTime = try #require(manifest.bundles[0].createTime)
+        try dir.write("site/\(SiteHistory.fileName)", original.replacingOccurrences(of: "\"create_time\":\"\(createTime)\"", with: "\"create_time\":\"2020-01-01T00:00:00.000000000Z\""))
+        #expect(SiteVerifier(siteDirectory: site).verify().problems.map(\.description).contains("manifest: \(state) dates bundle front 2020-01-01T00:00:00.000000000Z, the bundle says \(createTime)"))
     }
 
     @Test func missingFile() throws {
@@ -232,9 +249,9 @@ struct VerifierTests {
         try Data(try GzipCompressor.compress(bytes)).write(to: URL(fileURLWithPath: dir.file("site/" + url + ".gz")))
         var edited = manifest
         edited.bundles[1] = Manifest.Entry(
-            id: "lists", url: url, gzipURL: url + ".gz", sha256: sha, bytes: bytes.count,
+            id: "lists", url: url, gzipURL: url + ".gz", sha256: sha, createTime: entry.createTime, bytes: bytes.count,
             gzipBytes: try Data(contentsOf: URL(fileURLWithPath: dir.file("site/" + url + ".gz"))).count,
-            documents: entry.documents, namedQueries: entry.namedQueries)
+            documents: entry.documents, results: entry.results, namedQueries: entry.namedQueries)
         edited = Manifest(snapshotTime: edited.snapshotTime, project: edited.project, database: edited.database, clients: edited.clients ?? [], bundles: edited.bundles)
         try writeManifest(edited, site: site)
 
@@ -290,7 +307,8 @@ struct ManifestTests {
         let bundles = try #require(json["bundles"] as? [[String: Any]])
         #expect(bundles.count == 2)
         for (bundle, built) in zip(bundles, report.bundles) {
-            #expect(Set(bundle.keys) == ["id", "url", "gzip_url", "sha256", "bytes", "gzip_bytes", "documents", "named_queries"])
+            #expect(Set(bundle.keys) == ["id", "url", "gzip_url", "sha256", "create_time", "bytes", "gzip_bytes", "documents", "results", "named_queries"])
+            #expect(bundle["create_time"] as? String == built.createTime)
             #expect(bundle["id"] as? String == built.id)
             #expect(bundle["url"] as? String == "bundles/\(built.file)")
             #expect(bundle["gzip_url"] as? String == "bundles/\(built.file).gz")
@@ -326,7 +344,7 @@ struct ManifestTests {
         }
         #expect(keys(indent: 2) == ["bundles", "clients", "database", "named_queries", "project", "schema_version", "snapshot_time"])
         #expect(keys(indent: 4) == ["all", "top", "xs"])
-        let entryKeys = ["bytes", "documents", "gzip_bytes", "gzip_url", "id", "named_queries", "sha256", "url"]
+        let entryKeys = ["bytes", "create_time", "documents", "gzip_bytes", "gzip_url", "id", "named_queries", "results", "sha256", "url"]
         #expect(keys(indent: 6) == entryKeys + entryKeys + Array(repeating: ["bundle", "url"], count: 3).flatMap { $0 })
         #expect(!text.contains("\\/"))
     }
@@ -334,7 +352,8 @@ struct ManifestTests {
     @Test func encodingIsDeterministicAndRoundTrips() throws {
         let entry = Manifest.Entry(
             id: "b", url: "bundles/b.0123456789abcdef.bundle", gzipURL: "bundles/b.0123456789abcdef.bundle.gz",
-            sha256: String(repeating: "0", count: 64), bytes: 10, gzipBytes: 20, documents: 3, namedQueries: ["q1", "q2"])
+            sha256: String(repeating: "0", count: 64), createTime: "2024-01-01T00:00:00.000000000Z", bytes: 10, gzipBytes: 20, documents: 3,
+            results: 2, namedQueries: ["q1", "q2"])
         let manifest = Manifest(snapshotTime: "2024-01-01T00:00:00.000000000Z", project: "p", database: "(default)", clients: ["web", "android", "ios"], bundles: [entry])
         #expect(manifest.schemaVersion == Manifest.currentSchemaVersion)
         #expect(manifest.namedQueries == [
@@ -348,6 +367,7 @@ struct ManifestTests {
               "bundles" : [
                 {
                   "bytes" : 10,
+                  "create_time" : "2024-01-01T00:00:00.000000000Z",
                   "documents" : 3,
                   "gzip_bytes" : 20,
                   "gzip_url" : "bundles/b.0123456789abcdef.bundle.gz",
@@ -356,6 +376,7 @@ struct ManifestTests {
                     "q1",
                     "q2"
                   ],
+                  "results" : 2,
                   "sha256" : "0000000000000000000000000000000000000000000000000000000000000000",
                   "url" : "bundles/b.0123456789abcdef.bundle"
                 }

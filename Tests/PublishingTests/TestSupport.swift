@@ -3,6 +3,7 @@ import FirestoreModel
 import Foundation
 import JSONCore
 import Testing
+@testable import PipelineLanguage
 @testable import Publishing
 
 /// The database every fixture uses.
@@ -95,6 +96,7 @@ enum SmallSite {
         project: demo
         inputs: [data.ndjson]
         output: site
+        previous: none
         bundles:
           - id: front
             documents: [site/settings]
@@ -188,4 +190,9 @@ extension TemporaryDirectory {
     init(existing path: String) {
         self.path = path
     }
+}
+
+extension SiteHistory {
+    /// A state that knows of no bundle, for publisher tests that are not about returning clients.
+    static let empty = SiteHistory(siteTime: timestamp("2024-01-01T00:00:00Z"), manifestSHA256: nil, bundles: [:])
 }

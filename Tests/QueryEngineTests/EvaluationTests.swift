@@ -45,6 +45,17 @@ struct EvaluationTests {
         #expect(store.paths(Query(parent: try ResourcePath(parsing: "c/x/m/1"), collectionID: "m")) == ["c/x/m/1/m/5"])
     }
 
+    /// The JS SDK scopes a collection group with `query.path.isPrefixOf(docPath)`, which holds
+    /// for the path itself: a parent document whose collection is the group is a result too,
+    /// and with a limit it takes a place in the window.
+    @Test func collectionGroupScopedToADocumentOfTheGroupIncludesIt() throws {
+        let store = Fixtures.store([("c/x/m/1", "{}"), ("c/x/m/1/m/5", "{}"), ("c/x/m/1/q/y/m/7", "{}"), ("c/x/m/2", "{}")])
+        let parent = try ResourcePath(parsing: "c/x/m/1")
+        #expect(store.paths(Query(parent: parent, collectionID: "m", allDescendants: true)) == ["c/x/m/1", "c/x/m/1/m/5", "c/x/m/1/q/y/m/7"])
+        #expect(store.paths(Query(parent: parent, collectionID: "m", allDescendants: true, limit: 2)) == ["c/x/m/1", "c/x/m/1/m/5"])
+        #expect(store.paths(Query(parent: parent, collectionID: "q", allDescendants: true)) == [])
+    }
+
     @Test func cursorsOnDocumentKeys() {
         let store = Fixtures.store([("c/a", "{}"), ("c/b", "{}"), ("c/c", "{}"), ("c/d", "{}")])
         let desc = [OrderBy(.documentKey, .descending)]

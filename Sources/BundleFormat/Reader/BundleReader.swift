@@ -10,7 +10,8 @@ import JSONCore
 ///
 /// Errors versus warnings: anything that fails at least one client or gives wrong results is an
 /// error. That includes missing documents (`exists:false`), which JS, Android and iOS load but
-/// Python cannot. Deviations from the §10 emitter contract that every client reads correctly
+/// Python cannot, unless the caller accepts them (``MissingDocuments/accepted``: a site's
+/// tombstones for returning clients). Deviations from the §10 emitter contract that every client reads correctly
 /// (pretty-printed JSON, raw non-ASCII, fewer than nine fraction digits, a missing
 /// `document.createTime`, `version` ≠ 1, leading zeros in a prefix) are warnings, each kind
 /// reported once.
@@ -24,9 +25,13 @@ public enum BundleReader {
     ///   offset (into the decompressed bundle) and the clients that fail.
     ///   - audience: the readers the bundle must load in; with ``BundleAudience/webOnly`` OR
     ///     filters are accepted.
-    public static func read(_ bytes: [UInt8], database: DatabaseID? = nil, audience: BundleAudience = .allClients) throws(BundleReadError) -> BundleContents {
+    ///   - missingDocuments: whether tombstones are accepted (the SDKs load them, Python does not).
+    public static func read(
+        _ bytes: [UInt8], database: DatabaseID? = nil, audience: BundleAudience = .allClients, missingDocuments: MissingDocuments = .rejected
+    ) throws(BundleReadError) -> BundleContents {
+        let options = (audience: audience, missingDocuments: missingDocuments)
         guard GzipDecompressor.isGzip(bytes) else {
-            return try readRaw(bytes, database: database, audience: audience, wasGzipped: false)
+            return try readRaw(bytes, database: database, options: options, wasGzipped: false)
         }
         let raw: [UInt8]
         do {
@@ -34,13 +39,15 @@ public enum BundleReader {
         } catch {
             throw BundleReadError(problems: [BundleProblem(code: .corruptGzip, elementIndex: nil, offset: error.offset, message: "\(error.message): a browser or CDN cannot decode it and no client sees a bundle")], warnings: [])
         }
-        return try readRaw(raw, database: database, audience: audience, wasGzipped: true)
+        return try readRaw(raw, database: database, options: options, wasGzipped: true)
     }
 
-    private static func readRaw(_ bytes: [UInt8], database: DatabaseID?, audience: BundleAudience, wasGzipped: Bool) throws(BundleReadError) -> BundleContents {
+    private static func readRaw(
+        _ bytes: [UInt8], database: DatabaseID?, options: (audience: BundleAudience, missingDocuments: MissingDocuments), wasGzipped: Bool
+    ) throws(BundleReadError) -> BundleContents {
         // Take the results out inside the closure: the scanner points into `bytes`.
         let (log, metadata, namedQueries, documents) = bytes.withUnsafeBufferPointer { buffer in
-            var scanner = BundleScanner(bytes: buffer, database: database, audience: audience)
+            var scanner = BundleScanner(bytes: buffer, database: database, audience: options.audience, missingDocuments: options.missingDocuments)
             scanner.run()
             return (scanner.log, scanner.metadata, scanner.namedQueries, scanner.documents)
         }

@@ -23,10 +23,12 @@ struct BundleScanner {
     /// Bytes of every element after the metadata (prefix plus JSON), as clients count them.
     private var bodyBytes: UInt64 = 0
     private var elementCount = 0
+    private let missingDocuments: MissingDocuments
 
-    init(bytes: UnsafeBufferPointer<UInt8>, database: DatabaseID?, audience: BundleAudience) {
+    init(bytes: UnsafeBufferPointer<UInt8>, database: DatabaseID?, audience: BundleAudience, missingDocuments: MissingDocuments) {
         self.bytes = bytes
         self.log = ProblemLog(database: database, audience: audience)
+        self.missingDocuments = missingDocuments
     }
 
     mutating func run() {
@@ -161,7 +163,7 @@ struct BundleScanner {
                 return log.error(.duplicateDocument, at: 0, "document \(name) appears twice: Android and iOS count distinct documents against totalDocuments and Python keeps only the last")
             }
             if fields.exists == false {
-                log.error(.missingDocument, at: 0, "documentMetadata with exists:false (a missing document) for \(name): JS, Android and iOS load it, but Python deserialize_bundle fails (\"Unexpected end\" / \"Expected one of ['document']\")")
+                checkMissingDocument(name, fields.metadata)
                 if let metadata = fields.metadata { documents.append(BundledDocument(metadata: metadata, document: nil)) }
             } else {
                 pending = (name, fields.metadata, elementCount, log.base)
@@ -188,6 +190,20 @@ struct BundleScanner {
             log.error(.timesOutOfOrder, at: 0, "document \(name) has updateTime \(document.updateTime!) after its readTime \(metadata.readTime): clients would cache a version newer than the read time they resume from (§7 requires updateTime ≤ readTime)")
         }
         documents.append(BundledDocument(metadata: metadata, document: document))
+    }
+
+    /// Checks a documentMetadata with exists:false against ``missingDocuments``.
+    private mutating func checkMissingDocument(_ name: ResourceName, _ metadata: BundledDocumentMetadata?) {
+        guard missingDocuments == .accepted else {
+            return log.error(.missingDocument, at: 0, "documentMetadata with exists:false (a missing document) for \(name): JS, Android and iOS load it, but Python deserialize_bundle fails (\"Unexpected end\" / \"Expected one of ['document']\")")
+        }
+        guard let metadata else { return }
+        if !metadata.queries.isEmpty {
+            log.error(.missingDocument, at: 0, "missing document \(name) is listed as a result of \(metadata.queries.joined(separator: ", ")): a deleted document is no query's result, and the clients' named-query targets would hold a key they cannot read")
+        }
+        if let createTime = self.metadata?.createTime, metadata.readTime > createTime {
+            log.error(.timesOutOfOrder, at: 0, "missing document \(name) has readTime \(metadata.readTime) after the bundle's createTime \(createTime): §7 requires every read time ≤ createTime")
+        }
     }
 
     /// Reports an exists:true documentMetadata that was not followed by its document.

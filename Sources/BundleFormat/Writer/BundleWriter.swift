@@ -5,8 +5,11 @@ import ParallelWork
 /// Builds a data bundle exactly as bundle-format.md §10 prescribes, from a snapshot at time T.
 ///
 /// Every time the bundle carries is T: `metadata.createTime`, each `namedQuery.readTime` and
-/// each `documentMetadata.readTime`. Elements come out as metadata, then every named query in
-/// the order added, then `documentMetadata` + `document` per document in the order added.
+/// each `documentMetadata.readTime`, except that a missing document (a tombstone, which tells a
+/// returning client's cache that a document it holds was deleted) carries its own read time,
+/// the version clients give it (§7). Elements come out as metadata, then every named query in
+/// the order added, then per document in the order added its `documentMetadata` and, for an
+/// existing one, its `document`.
 /// Inputs are validated as they are added, so encoding cannot fail, and the same inputs always
 /// give byte-identical output.
 ///
@@ -33,9 +36,9 @@ public struct BundleWriter: Sendable {
         var bundledQuery: [UInt8]
     }
 
-    private struct Entry: Sendable {
-        var document: Document
-        var queries: [String]
+    private enum Entry: Sendable {
+        case existing(Document, queries: [String])
+        case missing(ResourcePath, readTime: Timestamp)
     }
 
     private var queries: [Query] = []
@@ -99,9 +102,26 @@ public struct BundleWriter: Sendable {
         if let foreign = document.fields.firstReference(outside: database) {
             throw .foreignReference(path, reference: foreign)
         }
+        try reserveEntry(for: path)
+        entries.append(.existing(document, queries: sorted))
+    }
+
+    /// Adds a missing document: a `documentMetadata` with `exists: false` and no document, which
+    /// makes a client that caches an older version of `path` hold it as deleted (§7: the cached
+    /// version is replaced when `readTime` is newer than it). It counts in `totalDocuments`.
+    /// - Parameter readTime: when the document was known missing, `0 < readTime ≤ T`; it must be
+    ///   newer than every version of the document a client may hold.
+    public mutating func addMissingDocument(_ path: ResourcePath, readTime: Timestamp) throws(BundleWriterError) {
+        guard readTime.isPositive, readTime <= snapshotTime else {
+            throw .missingDocumentTimeOutOfOrder(path, readTime: readTime, snapshotTime: snapshotTime)
+        }
+        try reserveEntry(for: path)
+        entries.append(.missing(path, readTime: readTime))
+    }
+
+    private mutating func reserveEntry(for path: ResourcePath) throws(BundleWriterError) {
         guard entries.count < Int(UInt32.max) else { throw .tooManyDocuments(entries.count + 1) }
         guard paths.insert(path).inserted else { throw .duplicateDocument(path) }
-        entries.append(Entry(document: document, queries: sorted))
     }
 
     /// Encodes the bundle in memory.
@@ -166,12 +186,17 @@ public struct BundleWriter: Sendable {
         var run: [UInt8] = []
         run.reserveCapacity(slice.count * 512)
         for entry in slice {
-            let name = ResourceName(database: database, path: entry.document.path).description
-            ElementEncoder.appendFramed(
-                ElementEncoder.documentMetadata(name: name, readTime: readTime, exists: true, queries: entry.queries),
-                to: &run
-            )
-            ElementEncoder.appendFramed(ElementEncoder.document(entry.document, database: database), to: &run)
+            switch entry {
+            case .existing(let document, let queries):
+                let name = ResourceName(database: database, path: document.path).description
+                ElementEncoder.appendFramed(
+                    ElementEncoder.documentMetadata(name: name, readTime: readTime, exists: true, queries: queries), to: &run)
+                ElementEncoder.appendFramed(ElementEncoder.document(document, database: database), to: &run)
+            case .missing(let path, let missingReadTime):
+                let name = ResourceName(database: database, path: path).description
+                ElementEncoder.appendFramed(
+                    ElementEncoder.documentMetadata(name: name, readTime: missingReadTime.rfc3339, exists: false, queries: []), to: &run)
+            }
         }
         return run
     }

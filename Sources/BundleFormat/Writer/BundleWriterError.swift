@@ -19,6 +19,8 @@ public enum BundleWriterError: Error, Sendable, Equatable, CustomStringConvertib
     case missingDocumentTime(ResourcePath, field: String)
     /// A document's times break `0 < createTime ≤ updateTime ≤ snapshot time`.
     case documentTimesOutOfOrder(ResourcePath, createTime: Timestamp, updateTime: Timestamp, snapshotTime: Timestamp)
+    /// A missing document's read time is not after the epoch or is after the snapshot time.
+    case missingDocumentTimeOutOfOrder(ResourcePath, readTime: Timestamp, snapshotTime: Timestamp)
     /// A document lists a query name that is not a named query of this bundle (Android fails on it).
     case unknownQueryName(ResourcePath, query: String)
     /// A document lists the same query name twice.
@@ -46,6 +48,8 @@ public enum BundleWriterError: Error, Sendable, Equatable, CustomStringConvertib
             return "document \(path) has no \(field); resolve missing times (e.g. to the snapshot time) before writing"
         case .documentTimesOutOfOrder(let path, let create, let update, let snapshot):
             return "document \(path) must satisfy 0 < createTime ≤ updateTime ≤ snapshot time, but createTime=\(create), updateTime=\(update), snapshot=\(snapshot)"
+        case .missingDocumentTimeOutOfOrder(let path, let readTime, let snapshot):
+            return "missing document \(path) must satisfy 0 < readTime ≤ snapshot time, but readTime=\(readTime), snapshot=\(snapshot)"
         case .unknownQueryName(let path, let query):
             return "document \(path) lists query \"\(query)\", which is not a named query of this bundle (Android throws a NullPointerException on it); add the named query first"
         case .duplicateQueryName(let path, let query):

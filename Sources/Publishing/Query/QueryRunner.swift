@@ -1,6 +1,7 @@
 import ExportReader
 import FirestoreModel
 import JSONCore
+import PipelineLanguage
 import QueryEngine
 
 /// A query evaluated over exports: what `bundlepress query` prints and what a client computes

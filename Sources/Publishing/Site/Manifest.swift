@@ -1,4 +1,5 @@
 import Foundation
+import PipelineLanguage
 
 /// `bundles/manifest.json`: what a site publishes, for apps (which bundle holds a named query)
 /// and for `verify`. It has no wall-clock fields, so an unchanged build writes identical bytes.
@@ -7,7 +8,8 @@ public struct Manifest: Codable, Sendable, Equatable {
     public static let currentSchemaVersion = 1
 
     public var schemaVersion: Int
-    /// The build's snapshot time T (RFC 3339, nine fraction digits, `Z`).
+    /// The build's snapshot time T (RFC 3339, nine fraction digits, `Z`): when the data was
+    /// read. Each bundle's own `createTime` may be later (``Entry/createTime``).
     public var snapshotTime: String
     public var project: String
     public var database: String
@@ -26,10 +28,16 @@ public struct Manifest: Codable, Sendable, Equatable {
         public var gzipURL: String
         /// Lowercase hex SHA-256 of the raw bundle bytes.
         public var sha256: String
+        /// The bundle's `createTime`: later than every earlier publish of this id whose content
+        /// differs (clients skip a bundle that is not newer than the one they cached).
+        public var createTime: String?
         public var bytes: Int
         public var gzipBytes: Int
-        /// Distinct documents in the bundle.
+        /// Distinct documents in the bundle (`totalDocuments`), leavers and missing-document
+        /// markers for returning clients included.
         public var documents: Int
+        /// The documents that are results of a named query or listed in `documents:`.
+        public var results: Int?
         /// Its named queries, sorted by name.
         public var namedQueries: [String]
         /// For a bundle made by `for_each`: the id as written in the config (`stories-{category}`).
@@ -39,23 +47,26 @@ public struct Manifest: Codable, Sendable, Equatable {
         public var parameters: [String: FanOutValue]?
 
         public init(
-            id: String, url: String, gzipURL: String, sha256: String, bytes: Int, gzipBytes: Int, documents: Int, namedQueries: [String],
-            fanOut: FanOutBinding? = nil
+            id: String, url: String, gzipURL: String, sha256: String, createTime: String?, bytes: Int, gzipBytes: Int, documents: Int,
+            results: Int?, namedQueries: [String], fanOut: FanOutBinding? = nil
         ) {
             self.id = id
             self.url = url
             self.gzipURL = gzipURL
             self.sha256 = sha256
+            self.createTime = createTime
             self.bytes = bytes
             self.gzipBytes = gzipBytes
             self.documents = documents
+            self.results = results
             self.namedQueries = namedQueries
             self.template = fanOut?.template
             self.parameters = fanOut.map { [$0.placeholder: $0.value] }
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, url, sha256, bytes, documents, template, parameters
+            case id, url, sha256, bytes, documents, results, template, parameters
+            case createTime = "create_time"
             case gzipURL = "gzip_url"
             case gzipBytes = "gzip_bytes"
             case namedQueries = "named_queries"

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineLanguage
 
 /// What retention remembers between builds, in `<output>/.bundlepress-retention.json`: how many
 /// manifests have been published, and for each content-hashed file the current manifest does

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Crypto
 import Foundation
+import PipelineLanguage
 
 /// Applies a ``RetentionPolicy`` to `<output>/bundles/` once a manifest is published (or plans
 /// it, for a dry run): updates the ``RetentionLedger`` and deletes the content-hashed files it

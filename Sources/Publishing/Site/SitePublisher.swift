@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Crypto
 import Foundation
 
 /// Writes a build into `<output>/bundles/` so that readers never see a half-written site.
@@ -44,6 +45,8 @@ public struct SitePublisher: Sendable {
         /// Files already present with identical bytes, left untouched (mtime kept).
         public var unchanged: [String]
         public var manifestChanged: Bool
+        /// True when the state kept for returning clients was (or would be) written.
+        public var stateChanged: Bool
     }
 
     public let outputDirectory: String
@@ -81,18 +84,19 @@ public struct SitePublisher: Sendable {
         return path
     }
 
-    /// Publishes `files` and then `manifest`: every new or changed file is written and flushed in
-    /// a staging directory, then all are renamed into `bundles/`, then the manifest is staged
-    /// and renamed over the old one. Files already present with the same bytes are not touched.
+    /// Publishes `files`, then `manifest` with `history`: every new or changed file is written and
+    /// flushed in a staging directory, then all are renamed into `bundles/`, then the state is
+    /// staged, the manifest staged and renamed over the old one, and the state moved into place
+    /// (``SiteHistoryStore``). Files already present with the same bytes are not touched.
     /// `checkpoint` is called between the steps.
-    public func publish(files: [File], manifest: Data, checkpoint: (BuildCheckpoint) -> Void = { _ in }) throws(PublishError) -> Outcome {
+    func publish(files: [File], manifest: Data, history: SiteHistory, checkpoint: (BuildCheckpoint) -> Void = { _ in }) throws(PublishError) -> Outcome {
         let bundles = bundlesDirectory
         do {
             try FileManager.default.createDirectory(atPath: bundles, withIntermediateDirectories: true)
         } catch {
             throw PublishError(path: bundles, message: "cannot create the output directory: \(error.localizedDescription)")
         }
-        let outcome = changes(files: files, manifest: manifest)
+        let outcome = changes(files: files, manifest: manifest, history: history)
         let staging = try Self.makeStagingDirectory(in: bundles)
         defer { try? FileManager.default.removeItem(atPath: staging) }
 
@@ -111,19 +115,35 @@ public struct SitePublisher: Sendable {
         try Self.syncDirectory(bundles)
         checkpoint(.bundlesInPlace)
 
+        let store = SiteHistoryStore(outputDirectory: outputDirectory)
+        let state = Self.state(history, manifest: manifest)
         if outcome.manifestChanged {
+            try store.stage(state)
+            checkpoint(.stateStaged)
             let staged = (staging as NSString).appendingPathComponent("manifest.json")
             try Self.writeDurably(path: staged, chunks: [Array(manifest)])
             checkpoint(.manifestStaged)
             try Self.rename(staged, to: manifestPath)
             try Self.syncDirectory(bundles)
+            checkpoint(.manifestInPlace)
+            try store.commit()
+        } else if outcome.stateChanged {
+            // Same manifest: the state belongs to it either way, so it is replaced in one step.
+            try Self.replaceAtomically(path: store.path, with: state.encoded())
         }
         return outcome
     }
 
-    /// What ``publish(files:manifest:checkpoint:)`` would write, found by reading only.
-    public func changes(files: [File], manifest: Data) -> Outcome {
-        var outcome = Outcome(written: [], unchanged: [], manifestChanged: false)
+    /// `history` as the state file of the site whose manifest is `manifest`.
+    private static func state(_ history: SiteHistory, manifest: Data) -> SiteHistory {
+        var state = history
+        state.manifestSHA256 = SHA256.hash(data: manifest).hex
+        return state
+    }
+
+    /// What ``publish(files:manifest:history:checkpoint:)`` would write, found by reading only.
+    func changes(files: [File], manifest: Data, history: SiteHistory) -> Outcome {
+        var outcome = Outcome(written: [], unchanged: [], manifestChanged: false, stateChanged: false)
         for file in files {
             let target = (bundlesDirectory as NSString).appendingPathComponent(file.name)
             if Self.hasContent(path: target, file.content) {
@@ -133,14 +153,17 @@ public struct SitePublisher: Sendable {
             }
         }
         outcome.manifestChanged = !Self.hasContent(path: manifestPath, .chunks([Array(manifest)]))
+        let statePath = SiteHistoryStore(outputDirectory: outputDirectory).path
+        outcome.stateChanged = !Self.hasContent(path: statePath, .chunks([Self.state(history, manifest: manifest).encoded()]))
         return outcome
     }
 
-    /// The manifest now published, or nil with the reason when there is one but it cannot be read.
-    public func publishedManifest() -> (manifest: Manifest?, problem: String?) {
+    /// The manifest now published with its bytes, or nil with the reason when there is one but
+    /// it cannot be read.
+    public func publishedManifest() -> (published: (manifest: Manifest, bytes: Data)?, problem: String?) {
         guard let data = FileManager.default.contents(atPath: manifestPath) else { return (nil, nil) }
         do {
-            return (try Manifest.decode(data), nil)
+            return ((try Manifest.decode(data), data), nil)
         } catch {
             return (nil, "\(manifestPath) is not a valid manifest (\(error)); every bundle counts as new")
         }

@@ -2,12 +2,16 @@ import BundleFormat
 import Crypto
 import FirestoreModel
 import Foundation
+import PipelineLanguage
 import QueryEngine
 
 /// Checks a published site the way clients and CDNs will meet it: the manifest parses, every
-/// bundle it lists exists with the recorded size and SHA-256, its gzip copy holds the same
-/// bytes, the bundle passes the strict reader (what any client rejects), and each named query's
-/// document list equals what the query engine returns over the bundle's documents.
+/// bundle it lists exists with the recorded size, SHA-256 and `createTime`, its gzip copy holds
+/// the same bytes, the bundle passes the strict reader (what any Firebase SDK rejects; missing-
+/// document markers are accepted, as the SDKs load them), each named query's document list
+/// equals what the query engine returns over the bundle's documents (leavers and markers
+/// included, so a client that loaded only this bundle gets exactly the results), and the state
+/// kept for returning clients, when there is one, belongs to this manifest and these bundles.
 public struct SiteVerifier: Sendable {
     /// One thing wrong with the site.
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
@@ -66,20 +70,50 @@ public struct SiteVerifier: Sendable {
                 continue
             }
         }
+        var contents: [String: BundleContents] = [:]
         for entry in manifest.bundles {
-            let problems = verify(entry, database: database, clients: clients, warnings: &report.warnings)
+            let (problems, read) = verify(entry, database: database, clients: clients, warnings: &report.warnings)
+            contents[entry.id] = read
             if problems.isEmpty {
                 report.checkedBundles.append(entry.id)
             } else {
                 report.problems += problems.map { Problem(bundle: entry.id, message: $0) }
             }
         }
+        report.problems += checkState(manifest: data, bundles: contents).map { Problem(bundle: nil, message: $0) }
         return report
     }
 
-    private func verify(_ entry: Manifest.Entry, database: DatabaseID, clients: ClientPlatform, warnings: inout [Problem]) -> [String] {
+    /// The state file, when there is one, must name this manifest, and its bundles' times and
+    /// documents must be the published ones: otherwise the next build would date or complete
+    /// bundles against something clients never got.
+    private func checkState(manifest: Data, bundles: [String: BundleContents]) -> [String] {
+        let store = SiteHistoryStore(outputDirectory: siteDirectory)
+        guard FileManager.default.fileExists(atPath: store.path) || FileManager.default.fileExists(atPath: store.stagedPath) else { return [] }
+        // As the next build reads it: a staged state that names this manifest counts.
+        let (loaded, problem) = store.load(manifestSHA256: SHA256.hash(data: manifest).hex, repair: false)
+        guard let history = loaded else { return [problem ?? "\(store.path) cannot be read"] }
+        var problems: [String] = []
+        for (id, contents) in bundles.sorted(by: { $0.key < $1.key }) {
+            guard let bundle = history.bundles[id] else {
+                problems.append("\(store.path) has no history for bundle \(id)")
+                continue
+            }
+            if bundle.createTime != contents.metadata.createTime {
+                problems.append("\(store.path) dates bundle \(id) \(bundle.createTime), the bundle says \(contents.metadata.createTime)")
+            }
+            if Set(bundle.current.keys) != Set(contents.documents.map(\.metadata.name.path)) {
+                problems.append("\(store.path) does not list the documents bundle \(id) carries")
+            }
+        }
+        return problems
+    }
+
+    private func verify(
+        _ entry: Manifest.Entry, database: DatabaseID, clients: ClientPlatform, warnings: inout [Problem]
+    ) -> (problems: [String], contents: BundleContents?) {
         guard let raw = read(entry.url), let gzip = read(entry.gzipURL) else {
-            return ["\(entry.url) or \(entry.gzipURL) is missing or unreadable"]
+            return (["\(entry.url) or \(entry.gzipURL) is missing or unreadable"], nil)
         }
         var problems: [String] = []
         if raw.count != entry.bytes { problems.append("\(entry.url) has \(raw.count) bytes, the manifest says \(entry.bytes)") }
@@ -96,20 +130,30 @@ public struct SiteVerifier: Sendable {
         }
         let contents: BundleContents
         do {
-            contents = try BundleReader.read(raw, database: database, audience: clients.bundleAudience)
+            contents = try BundleReader.read(raw, database: database, audience: clients.bundleAudience, missingDocuments: .accepted)
         } catch {
-            return problems + error.problems.map(\.description)
+            return (problems + error.problems.map(\.description), nil)
         }
         warnings += contents.warnings.map { Problem(bundle: entry.id, message: $0.description) }
         if contents.metadata.id != entry.id { problems.append("metadata id is \"\(contents.metadata.id)\", the manifest says \"\(entry.id)\"") }
         if Int(contents.metadata.totalDocuments) != entry.documents {
             problems.append("holds \(contents.metadata.totalDocuments) documents, the manifest says \(entry.documents)")
         }
+        if let createTime = entry.createTime, createTime != contents.metadata.createTime.rfc3339 {
+            problems.append("createTime is \(contents.metadata.createTime), the manifest says \(createTime)")
+        }
+        if let results = entry.results {
+            let members = contents.documents.filter { !$0.metadata.queries.isEmpty }.count
+            let existing = contents.documents.filter { $0.document != nil }.count
+            if !(members...existing).contains(results) {
+                problems.append("the manifest counts \(results) results, but \(members) documents are named-query results and \(existing) exist")
+            }
+        }
         let names = contents.namedQueries.map(\.name).sorted()
         if names != entry.namedQueries.sorted() {
             problems.append("named queries are \(names), the manifest says \(entry.namedQueries.sorted())")
         }
-        return problems + checkQueryResults(contents, database: database)
+        return (problems + checkQueryResults(contents, database: database), contents)
     }
 
     /// Each named query, run over the bundle's documents, must return exactly the documents

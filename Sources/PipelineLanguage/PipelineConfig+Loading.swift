@@ -8,7 +8,7 @@ import Yams
 extension PipelineConfig {
     static let topLevelKeys = [
         "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
-        "retention", "budgets",
+        "retention", "budgets", "leavers", "previous",
         "headers", "cors",
     ]
 
@@ -92,6 +92,15 @@ extension PipelineConfig {
         if inputs.isEmpty { throw inputsNode.error("inputs must list at least one export file or glob") }
 
         let retention = try top["retention"].map(RetentionPolicy.parse) ?? .default
+        let leavers = try top["leavers"].map(LeaverPolicy.parse) ?? .default
+        let previous = try top["previous"].map { node throws(ConfigError) -> PreviousSite in
+            let text = try node.string()
+            do throws(PreviousSiteError) {
+                return try PreviousSite(parsing: text, relativeTo: baseDirectory)
+            } catch {
+                throw node.error(error.description)
+            }
+        }
         let budgets = try top["budgets"].map(SizeBudget.parse) ?? SizeBudget()
 
         let bundlesNode = try top.required("bundles")
@@ -126,6 +135,8 @@ extension PipelineConfig {
             gzipLevel: gzipLevel, clients: clients, duplicates: duplicates, inputs: inputs, bundles: bundles, source: text)
         config.fanOuts = fanOuts
         config.retention = retention
+        config.leavers = leavers
+        config.previous = previous
         config.budgets = budgets
         config.headerPolicy = try HeaderPolicyParser.parse(headers: top["headers"], cors: top["cors"])
         return config

@@ -1,6 +1,6 @@
 import JSONCore
 import Testing
-@testable import Publishing
+@testable import PipelineLanguage
 
 /// `retention:`, `budgets:` and `max_bundle_bytes:` mistakes, with their YAML positions.
 let cronConfigErrorCases: [ConfigErrorCase] = {

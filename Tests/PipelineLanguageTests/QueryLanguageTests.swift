@@ -1,7 +1,7 @@
 import FirestoreModel
 import QueryEngine
 import Testing
-@testable import Publishing
+@testable import PipelineLanguage
 
 /// A config with one query whose body is `body` (unindented YAML).
 private func config(_ body: String, clients: String? = nil) -> String {

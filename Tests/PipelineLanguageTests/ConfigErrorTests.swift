@@ -1,6 +1,6 @@
 import Testing
 import JSONCore
-@testable import Publishing
+@testable import PipelineLanguage
 
 /// One invalid `pipeline.yml` and where and how it must be reported.
 struct ConfigErrorCase: Sendable, CustomTestStringConvertible {

@@ -2,6 +2,7 @@ import ExportReader
 import FirestoreModel
 import Foundation
 import JSONCore
+import PipelineLanguage
 import QueryEngine
 
 /// Every document of the inputs, re-rooted, de-duplicated, with its times resolved against the

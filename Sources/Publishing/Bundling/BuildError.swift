@@ -1,6 +1,7 @@
 import BundleFormat
 import ExportReader
 import JSONCore
+import PipelineLanguage
 
 /// Why a build failed. Nothing was published when this is thrown: the previous site is intact.
 public enum BuildError: Error, Sendable, CustomStringConvertible {
@@ -16,6 +17,8 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case bundle(id: String, BundleWriterError)
     /// Writing the site failed.
     case publish(PublishError)
+    /// The previous state that `previous:` or `--previous` names cannot be read.
+    case previous(PreviousSiteFailure)
     /// Another build holds the output's lock (file `path`); this one changed nothing.
     case locked(path: String, holder: BuildLock.Holder?)
     /// Bundles are larger than their `max_bundle_bytes` (with `budgets.mode: fail`).
@@ -30,6 +33,8 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
         case .data(let message, let location): return (location.map { "\($0): " } ?? "") + message
         case .bundle(let id, let error): return "bundle \"\(id)\": \(error)"
         case .publish(let error): return "cannot publish: \(error)"
+        case .previous(let error):
+            return "cannot read the previous state: \(error); nothing was published (fix previous:, or set it to none if nothing was published before)"
         case .locked(let path, let holder):
             let who = holder.map { " (\($0))" } ?? ""
             return "another bundlepress build\(who) holds \(path) and is publishing to the same output; "

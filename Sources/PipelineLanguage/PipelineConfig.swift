@@ -34,6 +34,10 @@ public struct PipelineConfig: Sendable {
     public var fanOuts: [FanOut] = []
     /// How long files the manifest no longer references are kept (`retention:`).
     public var retention = RetentionPolicy.default
+    /// How long bundles carry leavers and missing-document markers for returning clients (`leavers:`).
+    public var leavers = LeaverPolicy.default
+    /// Where the previous state comes from when the output directory has none (`previous:`).
+    public var previous: PreviousSite?
     /// Bundle size limits (`budgets:`).
     public var budgets = SizeBudget()
     /// The response headers the site is served with (`headers:` and `cors:` over the defaults).
@@ -68,7 +72,7 @@ public struct PipelineConfig: Sendable {
 extension ClientPlatform {
     /// The readers bundles for these clients must load in: web-only sites may use OR filters.
     /// The build writes with it and `verify` reads with it (from the manifest's `clients`).
-    var bundleAudience: BundleAudience {
+    public var bundleAudience: BundleAudience {
         isSubset(of: .web) ? .webOnly : .allClients
     }
 }

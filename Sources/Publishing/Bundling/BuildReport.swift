@@ -1,3 +1,5 @@
+import PipelineLanguage
+
 /// What a build did (or, for a dry run, would do), for the summary, `--json`, and tests.
 public struct BuildReport: Sendable, Codable, Equatable {
     /// A bundle compared with the previously published manifest.
@@ -13,7 +15,14 @@ public struct BuildReport: Sendable, Codable, Equatable {
     public struct Bundle: Sendable, Codable, Equatable {
         public var id: String
         public var file: String
+        /// The bundle's `createTime` (unchanged bundles keep the one they were published with).
+        public var createTime: String
+        /// Every document entry, leavers and missing-document markers included.
         public var documents: Int
+        /// Documents that left the bundle and changed since a returning client may have cached them.
+        public var leavers: Int
+        /// Missing-document markers for documents deleted since a returning client may have cached them.
+        public var missing: Int
         public var namedQueries: [String]
         public var bytes: Int
         public var gzipBytes: Int
@@ -40,7 +49,13 @@ public struct BuildReport: Sendable, Codable, Equatable {
         public var publish: Double
     }
 
+    /// The snapshot time T of the inputs.
     public var snapshotTime: String
+    /// The site time: the `createTime` of the newest change published.
+    public var siteTime: String
+    /// Where the state of earlier publishes came from (the state file, a directory, a URL,
+    /// `none (a new site)`, or `unknown`).
+    public var previousState: String
     public var inputFiles: Int
     public var inputBytes: Int
     public var inputDocuments: Int

@@ -1,6 +1,8 @@
 import BundleFormat
 import FirestoreModel
 import Foundation
+import Hosting
+import PipelineLanguage
 import QueryEngine
 
 /// Builds the site a `pipeline.yml` describes: reads the exports, runs the named queries,
@@ -43,7 +45,26 @@ public struct SiteBuilder: Sendable {
 
         let inputs = try LoadedInputs.load(config, progress: progress)
         let resolved = try inputs.resolve(config)
+        let (published, problem) = publisher.publishedManifest()
+        warnings += problem.map { [$0] } ?? []
+        let previous: PreviousState
+        do throws(PreviousSiteFailure) {
+            previous = try PreviousState.find(
+                outputDirectory: outputDirectory, publishedManifest: published.map(\.bytes), previous: config.previous,
+                snapshotTime: inputs.snapshotTime, repair: !dryRun, now: Date())
+        } catch {
+            throw .previous(error)
+        }
+        warnings += previous.warnings
         let read = clock.now
+
+        var selections: [BundleSelection] = []
+        for spec in resolved.bundles {
+            selections.append(try BundleSelection.select(spec, store: inputs.store))
+        }
+        let plan = ShipmentPlanner(
+            previous: previous.history, snapshotTime: inputs.snapshotTime, leavers: config.leavers, floorWithoutHistory: previous.floor
+        ).plan(selections, store: inputs.store)
 
         let scratch: String
         do throws(PublishError) {
@@ -53,10 +74,10 @@ public struct SiteBuilder: Sendable {
         }
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var built: [BuiltBundle] = []
-        for (index, spec) in resolved.bundles.enumerated() {
-            progress(.buildingBundle(id: spec.id, index: index, count: resolved.bundles.count))
+        for (index, (planned, selection)) in zip(plan.bundles, selections).enumerated() {
+            progress(.buildingBundle(id: planned.id, index: index, count: plan.bundles.count))
             built.append(try BuiltBundle.build(
-                spec, store: inputs.store, snapshotTime: inputs.snapshotTime, gzipLevel: config.gzipLevel,
+                planned, queries: selection.namedQueries, database: inputs.store.database, gzipLevel: config.gzipLevel,
                 audience: config.clients.bundleAudience, scratchDirectory: scratch))
         }
         let violations = config.budgets.violations(of: resolved.bundles, sizes: built.map(\.byteCount))
@@ -71,25 +92,24 @@ public struct SiteBuilder: Sendable {
             bundles: zip(resolved.bundles, built).map { spec, bundle in
                 Manifest.Entry(
                     id: bundle.id, url: "bundles/\(bundle.fileName)", gzipURL: "bundles/\(bundle.gzipFileName)",
-                    sha256: bundle.sha256, bytes: bundle.byteCount, gzipBytes: bundle.gzipByteCount,
-                    documents: bundle.documentCount, namedQueries: bundle.namedQueries, fanOut: spec.fanOut)
+                    sha256: bundle.sha256, createTime: bundle.createTime.rfc3339, bytes: bundle.byteCount, gzipBytes: bundle.gzipByteCount,
+                    documents: bundle.documentCount, results: bundle.documentCount - bundle.leavers - bundle.missing,
+                    namedQueries: bundle.namedQueries, fanOut: spec.fanOut)
             })
         let manifestData = manifest.encoded()
         let files = built.flatMap(\.siteFiles)
-        let (previous, problem) = publisher.publishedManifest()
-        warnings += problem.map { [$0] } ?? []
         // The same header policy, for production hosts. Warnings about the built-in rules are left
         // out: they concern names bundlepress never writes (README, "Deploying").
         let hosting = HostingFiles(policy: config.headerPolicy, publicDirectory: config.output)
         warnings += hosting.warnings.filter { !($0.rule?.hasPrefix("built-in ") ?? false) }.map(\.description)
         let outcome: SitePublisher.Outcome
         if dryRun {
-            outcome = publisher.changes(files: files, manifest: manifestData)
+            outcome = publisher.changes(files: files, manifest: manifestData, history: plan.history)
         } else {
             do throws(PublishError) {
                 try SiteAssets.installMissing(in: outputDirectory)
                 _ = try hosting.write(into: outputDirectory)
-                outcome = try publisher.publish(files: files, manifest: manifestData) { progress(.checkpoint($0)) }
+                outcome = try publisher.publish(files: files, manifest: manifestData, history: plan.history) { progress(.checkpoint($0)) }
             } catch {
                 throw .publish(error)
             }
@@ -100,18 +120,19 @@ public struct SiteBuilder: Sendable {
         warnings += retention.warnings
         let finished = clock.now
 
-        let previousHashes = Dictionary((previous?.bundles ?? []).map { ($0.id, $0.sha256) }, uniquingKeysWith: { first, _ in first })
+        let previousHashes = Dictionary((published?.manifest.bundles ?? []).map { ($0.id, $0.sha256) }, uniquingKeysWith: { first, _ in first })
         return BuildReport(
-            snapshotTime: inputs.snapshotTime.rfc3339, inputFiles: inputs.fileCount, inputBytes: inputs.inputBytes,
-            inputDocuments: inputs.store.count,
+            snapshotTime: inputs.snapshotTime.rfc3339, siteTime: plan.siteTime.rfc3339, previousState: previous.source,
+            inputFiles: inputs.fileCount, inputBytes: inputs.inputBytes, inputDocuments: inputs.store.count,
             bundles: zip(resolved.bundles, built).map { spec, bundle in
                 BuildReport.Bundle(
-                    id: bundle.id, file: bundle.fileName, documents: bundle.documentCount,
+                    id: bundle.id, file: bundle.fileName, createTime: bundle.createTime.rfc3339, documents: bundle.documentCount,
+                    leavers: bundle.leavers, missing: bundle.missing,
                     namedQueries: bundle.namedQueries, bytes: bundle.byteCount, gzipBytes: bundle.gzipByteCount,
                     status: previousHashes[bundle.id].map { $0 == bundle.sha256 ? .unchanged : .changed } ?? .new,
                     maxBytes: config.budgets.limit(for: spec)?.bytes)
             },
-            removedBundles: (previous?.bundles ?? []).map(\.id).filter { id in !built.contains { $0.id == id } },
+            removedBundles: (published?.manifest.bundles ?? []).map(\.id).filter { id in !built.contains { $0.id == id } },
             manifestChanged: outcome.manifestChanged,
             retention: BuildReport.Retention(retained: retention.retained, deleted: retention.deleted),
             budgetWarnings: violations, warnings: warnings, dryRun: dryRun, outputDirectory: outputDirectory,

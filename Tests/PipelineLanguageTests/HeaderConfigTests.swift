@@ -1,7 +1,7 @@
 import JSONCore
 import SitePolicy
 import Testing
-@testable import Publishing
+@testable import PipelineLanguage
 
 /// `headers:` and `cors:` in pipeline.yml: parsed into the policy, or an error at the line.
 @Suite struct HeaderConfigTests {

@@ -11,8 +11,13 @@ public enum BuildCheckpoint: String, Sendable, CaseIterable {
     case staged
     /// New content-hashed files are in `bundles/`; the manifest still lists the previous build.
     case bundlesInPlace = "bundles-in-place"
+    /// The new state for returning clients is flushed beside the old one, which is still in effect.
+    case stateStaged = "state-staged"
     /// The new manifest is flushed in the staging directory, not yet renamed over the old one.
     case manifestStaged = "manifest-staged"
+    /// The new manifest is in place; the new state is still staged beside the old one (the next
+    /// build takes it, since it names the published manifest).
+    case manifestInPlace = "manifest-in-place"
     /// The new manifest is in place; retention has not yet deleted anything.
     case published
 }

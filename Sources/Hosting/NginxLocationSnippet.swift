@@ -1,3 +1,4 @@
+import Foundation
 import SitePolicy
 
 /// An nginx include for the `server { }` that serves the site: precompressed `.gz` sidecars,

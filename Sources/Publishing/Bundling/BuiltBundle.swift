@@ -1,0 +1,68 @@
+import BundleFormat
+import FirestoreModel
+import PipelineLanguage
+import QueryEngine
+
+/// One bundle, encoded and compressed into files in a scratch directory, named by its content hash.
+struct BuiltBundle {
+    var id: String
+    var files: BundleFiles
+    var namedQueries: [String]
+    /// The bundle's `createTime`.
+    var createTime: Timestamp
+    /// Leavers and missing-document markers among its documents (they are no query's results).
+    var leavers: Int
+    var missing: Int
+
+    /// Lowercase hex SHA-256 of the raw bundle bytes.
+    var sha256: String { files.sha256 }
+    var byteCount: Int { files.byteCount }
+    var gzipByteCount: Int { files.gzipByteCount }
+    var documentCount: Int { Int(files.metadata.totalDocuments) }
+
+    /// `<id>.<first 16 hex digits of the SHA-256>.bundle`.
+    var fileName: String { "\(id).\(sha256.prefix(16)).bundle" }
+    var gzipFileName: String { fileName + ".gz" }
+
+    /// The raw and gzip files, to publish under their content-hashed names.
+    var siteFiles: [SitePublisher.File] {
+        [
+            SitePublisher.File(name: fileName, content: .scratchFile(path: files.rawPath, size: files.byteCount)),
+            SitePublisher.File(name: gzipFileName, content: .scratchFile(path: files.gzipPath, size: files.gzipByteCount)),
+        ]
+    }
+
+    /// Encodes, hashes and compresses `planned` into `scratchDirectory`.
+    static func build(
+        _ planned: ShipmentPlan.Bundle, queries: [BundleSelection.NamedQuery], database: DatabaseID, gzipLevel: Int, audience: BundleAudience,
+        scratchDirectory: String
+    ) throws(BuildError) -> BuiltBundle {
+        var writer: BundleWriter
+        do throws(BundleWriterError) {
+            writer = try BundleWriter(id: planned.id, snapshotTime: planned.createTime, database: database, audience: audience)
+        } catch {
+            throw .bundle(id: planned.id, error)
+        }
+        for query in queries {
+            do throws(BundleWriterError) {
+                try writer.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery)
+            } catch {
+                // The query came from pipeline.yml: point at it, so the user knows what to change.
+                throw .config(ConfigError("bundle \"\(planned.id)\": \(error)", at: query.location))
+            }
+        }
+        for entry in planned.entries {
+            do throws(BundleWriterError) {
+                switch entry {
+                case .existing(let document, let queries): try writer.addDocument(document, queries: queries)
+                case .missing(let path, let readTime): try writer.addMissingDocument(path, readTime: readTime)
+                }
+            } catch {
+                throw .bundle(id: planned.id, error)
+            }
+        }
+        let files = try BundleFiles.write(writer, into: scratchDirectory, name: planned.id, gzipLevel: gzipLevel)
+        let names = queries.map(\.name).sorted { UTF8Order.compare($0, $1) == .less }
+        return BuiltBundle(id: planned.id, files: files, namedQueries: names, createTime: planned.createTime, leavers: planned.leavers, missing: planned.missing)
+    }
+}

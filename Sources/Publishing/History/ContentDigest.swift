@@ -1,0 +1,38 @@
+import Crypto
+import FirestoreModel
+
+/// A SHA-256 over what a bundle holds except its own times (`createTime` and the read times
+/// that equal it): its named queries, and per document its name, version, content and query
+/// membership, in bundle order. Two builds of a bundle id with the same digest are the same
+/// bundle, so an unchanged rebuild keeps the published bytes and times exactly.
+///
+/// It is computed the same way from a bundle being planned and from a published bundle read
+/// back, so a previous state derived from a deployed site compares equal too.
+struct ContentDigest {
+    private var hasher = SHA256()
+
+    mutating func addNamedQuery(name: String, bundledQuery: [UInt8]) {
+        add(["q", name, String(decoding: bundledQuery, as: UTF8.self)])
+    }
+
+    mutating func addExisting(_ path: ResourcePath, updateTime: Timestamp, fingerprint: String, queries: [String]) {
+        add(["d", path.description, updateTime.rfc3339, fingerprint] + queries)
+    }
+
+    mutating func addMissing(_ path: ResourcePath, readTime: Timestamp) {
+        add(["m", path.description, readTime.rfc3339])
+    }
+
+    /// Lowercase hex.
+    func finalize() -> String { hasher.finalize().hex }
+
+    /// Each part length-prefixed, so no two different lists feed the same bytes.
+    private mutating func add(_ parts: [String]) {
+        for part in parts {
+            var count = UInt32(part.utf8.count).littleEndian
+            withUnsafeBytes(of: &count) { hasher.update(bufferPointer: $0) }
+            hasher.update(data: Array(part.utf8))
+        }
+        hasher.update(data: [0xFF])
+    }
+}

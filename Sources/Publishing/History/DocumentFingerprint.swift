@@ -1,0 +1,21 @@
+import Crypto
+import FirestoreModel
+import JSONCore
+
+/// What tells two versions of a document apart when their `updateTime`s do not: a short hash of
+/// its `createTime` and its fields as a bundle encodes them.
+///
+/// A client replaces a cached document only with a strictly newer `updateTime` (bundle-format.md
+/// §7), so a build that ships changed content under an `updateTime` it shipped before (an export
+/// without times, a restored backup, a hand-edited file) must give it a newer one; comparing
+/// fingerprints is how it notices. 64 bits of SHA-256: a collision among the versions of one
+/// document is not a practical concern.
+enum DocumentFingerprint {
+    /// 16 lowercase hex digits.
+    static func of(_ document: Document) -> String {
+        var writer = JSONWriter(reservingCapacity: 512)
+        writer.string(document.createTime?.rfc3339 ?? "")
+        document.fields.encodeFields(into: &writer)
+        return String(SHA256.hash(data: writer.bytes).hex.prefix(16))
+    }
+}

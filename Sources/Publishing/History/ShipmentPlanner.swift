@@ -1,0 +1,169 @@
+import FirestoreModel
+import ParallelWork
+import PipelineLanguage
+import QueryEngine
+
+/// Decides what each bundle carries and when, so that a client which loaded any build within
+/// the horizon and then loads this one gets, from `namedQuery` over its whole cache, exactly
+/// what a client loading only this build gets (README, "Returning clients"; design.md).
+///
+/// The rules, from the SDKs' load logic (bundle-format.md §7):
+/// - A client skips a bundle whose `createTime` is not newer than the one it cached for the id,
+///   so a changed bundle gets a `createTime` strictly later than every earlier publish: the
+///   snapshot time, or the site's previous time plus 1 µs when that is later. An unchanged
+///   bundle keeps its time, hence its bytes.
+/// - A client replaces a cached document only with a newer version, so content shipped before
+///   under the same or a later `updateTime` gets the new site time as its `updateTime`; content
+///   already shipped keeps the version it was shipped with.
+/// - A client runs named queries over its whole cache, so a document the bundle shipped within
+///   the horizon that is no longer selected ships again when it changed since: its current
+///   version with no query membership (a leaver), or a missing-document marker when it was
+///   deleted, whose read time is newer than every version of it any bundle shipped.
+struct ShipmentPlanner {
+    /// The state of what was published before, if known.
+    var previous: SiteHistory?
+    /// The build's snapshot time T.
+    var snapshotTime: Timestamp
+    var leavers: LeaverPolicy
+    /// The earliest `createTime` a changed bundle may take when there is no previous state: the
+    /// snapshot time for a new site, the wall clock when earlier builds are unknown.
+    var floorWithoutHistory: Timestamp
+
+    func plan(_ selections: [BundleSelection], store: DocumentStore) -> ShipmentPlan {
+        let cutoff = snapshotTime.advanced(bySeconds: -leavers.keep)
+        let candidate = max(snapshotTime, previous.map(\.siteTime.nextMicrosecond) ?? floorWithoutHistory)
+        var versions = VersionAssignment(newest: previous?.newestVersions() ?? [:], bump: candidate)
+        versions.prepare(selections.flatMap { $0.documents.values.map(\.document) })
+
+        var drafts: [(selection: BundleSelection, entries: [ResourcePath: ShipmentPlan.Entry], leavers: Int, missing: Int)] = []
+        for selection in selections {
+            var entries: [ResourcePath: ShipmentPlan.Entry] = [:]
+            for (path, selected) in selection.documents {
+                entries[path] = .existing(versions.shipped(selected.document), queries: selected.queries)
+            }
+            var leaverCount = 0
+            var missingCount = 0
+            for path in previous?.bundles[selection.id]?.paths ?? [] where entries[path] == nil {
+                let earlier = previous!.bundles[selection.id]!.versions(of: path, since: cutoff)
+                if let document = store.document(at: path) {
+                    let current = versions.shipped(document)
+                    guard earlier.contains(where: { $0.differs(from: current.updateTime) }) else { continue }
+                    entries[path] = .existing(current, queries: [])
+                    leaverCount += 1
+                } else if earlier.contains(where: { $0.differs(from: nil) }) {
+                    entries[path] = .missing(path, readTime: markerTime(for: path, earlier: earlier, versions: versions, candidate: candidate))
+                    missingCount += 1
+                }
+            }
+            drafts.append((selection, entries, leaverCount, missingCount))
+        }
+
+        var bundles: [ShipmentPlan.Bundle] = []
+        var histories: [String: (current: [ResourcePath: ShippedVersion], digest: String)] = [:]
+        for draft in drafts {
+            let paths = draft.entries.keys.sorted { ResourcePath.compare($0, $1) == .less }
+            var digest = ContentDigest()
+            for query in draft.selection.namedQueries { digest.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery) }
+            var current: [ResourcePath: ShippedVersion] = [:]
+            for path in paths {
+                switch draft.entries[path]! {
+                case .existing(let document, let queries):
+                    let fingerprint = versions.fingerprint(of: path)
+                    digest.addExisting(path, updateTime: document.updateTime!, fingerprint: fingerprint, queries: queries)
+                    current[path] = .existing(updateTime: document.updateTime!, fingerprint: fingerprint)
+                case .missing(_, let readTime):
+                    digest.addMissing(path, readTime: readTime)
+                    current[path] = .missing(readTime: readTime)
+                }
+            }
+            let contentDigest = digest.finalize()
+            let published = previous?.bundles[draft.selection.id]
+            let changed = published?.contentDigest != contentDigest
+            histories[draft.selection.id] = (current, contentDigest)
+            bundles.append(ShipmentPlan.Bundle(
+                id: draft.selection.id, createTime: published.map(\.createTime) ?? candidate, changed: changed,
+                entries: paths.map { draft.entries[$0]! }, leavers: draft.leavers, missing: draft.missing))
+        }
+
+        let siteTime = previous.flatMap { previous in bundles.contains(where: \.changed) ? nil : previous.siteTime } ?? candidate
+        var history = SiteHistory(siteTime: siteTime, manifestSHA256: nil, bundles: [:])
+        for index in bundles.indices where bundles[index].changed {
+            bundles[index].createTime = siteTime
+        }
+        for bundle in bundles {
+            let (current, digest) = histories[bundle.id]!
+            guard bundle.changed else {
+                history.bundles[bundle.id] = previous!.bundles[bundle.id]!
+                continue
+            }
+            let published = previous?.bundles[bundle.id] ?? BundleHistory(createTime: .earliest, contentDigest: "", current: [:], earlier: [:])
+            history.bundles[bundle.id] = published.succeeded(by: current, createTime: bundle.createTime, contentDigest: digest, cutoff: cutoff)
+        }
+        // A bundle no longer built keeps its history while clients within the horizon may hold it,
+        // so that its id, if it returns, still accounts for them.
+        for (id, published) in previous?.bundles ?? [:] where history.bundles[id] == nil {
+            if published.paths.contains(where: { !published.versions(of: $0, since: cutoff).isEmpty }) {
+                history.bundles[id] = published
+            }
+        }
+        return ShipmentPlan(siteTime: siteTime, bundles: bundles, history: history)
+    }
+
+    /// A missing-document marker's read time: the one this bundle published before, while it is
+    /// still newer than every version of the document any bundle shipped; otherwise `candidate`.
+    private func markerTime(for path: ResourcePath, earlier: [EarlierVersion], versions: VersionAssignment, candidate: Timestamp) -> Timestamp {
+        let published = earlier.compactMap { version -> Timestamp? in
+            if case .missing(let readTime) = version.kind { return readTime }
+            return nil
+        }.max()
+        if let published, published > (versions.newestShipped(path) ?? .earliest) { return published }
+        return candidate
+    }
+}
+
+/// The `updateTime` each document ships with: its own, unless that would not tell a client
+/// holding an earlier shipped version that the content changed.
+private struct VersionAssignment {
+    /// The newest version of each document shipped before, with its fingerprint when known.
+    let newest: [ResourcePath: (updateTime: Timestamp, fingerprint: String?)]
+    /// The time a changed document whose own `updateTime` is not newer gets.
+    let bump: Timestamp
+    private var fingerprints: [ResourcePath: String] = [:]
+
+    init(newest: [ResourcePath: (updateTime: Timestamp, fingerprint: String?)], bump: Timestamp) {
+        self.newest = newest
+        self.bump = bump
+    }
+
+    /// Fingerprints `documents` on every core.
+    mutating func prepare(_ documents: [Document]) {
+        let unique = Array(Dictionary(documents.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }).values)
+        let chunk = 512
+        let runs = parallelMap(count: (unique.count + chunk - 1) / chunk, threads: Processors.online) { run in
+            unique[(run * chunk)..<min(unique.count, (run + 1) * chunk)].map { ($0.path, DocumentFingerprint.of($0)) }
+        }
+        for run in runs {
+            for (path, fingerprint) in run { fingerprints[path] = fingerprint }
+        }
+    }
+
+    func fingerprint(of path: ResourcePath) -> String { fingerprints[path]! }
+
+    func newestShipped(_ path: ResourcePath) -> Timestamp? { newest[path]?.updateTime }
+
+    /// `document` with the `updateTime` it ships with.
+    mutating func shipped(_ document: Document) -> Document {
+        let fingerprint = fingerprints[document.path] ?? DocumentFingerprint.of(document)
+        fingerprints[document.path] = fingerprint
+        guard let known = newest[document.path], let own = document.updateTime else { return document }
+        var shipped = document
+        if known.fingerprint == fingerprint {
+            shipped.updateTime = known.updateTime
+        } else if own > known.updateTime || (own == known.updateTime && known.fingerprint == nil) {
+            shipped.updateTime = own
+        } else {
+            shipped.updateTime = bump
+        }
+        return shipped
+    }
+}

@@ -1,0 +1,183 @@
+import FirestoreModel
+import JSONCore
+
+/// The state file's JSON: compact, keys and documents sorted, one form per version.
+///
+/// ```
+/// {"schema_version":1,"site_time":T,"manifest_sha256":H,"bundles":{ID:{
+///   "create_time":T,"content_sha256":H,
+///   "current":{PATH:[UPDATE_TIME,FINGERPRINT] | ["missing",READ_TIME]},
+///   "earlier":{PATH:[[UPDATE_TIME|null,UNTIL] | ["missing",READ_TIME,UNTIL], …]}}}}
+/// ```
+extension SiteHistory {
+    /// The file's bytes, with a final newline; the same state always gives the same bytes.
+    func encoded() -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 4096)
+        writer.raw("{\"schema_version\":")
+        writer.integer(Self.schemaVersion)
+        writer.raw(",\"site_time\":")
+        writer.string(siteTime.rfc3339)
+        writer.raw(",\"manifest_sha256\":")
+        if let manifestSHA256 { writer.string(manifestSHA256) } else { writer.null() }
+        writer.raw(",\"bundles\":{")
+        for (index, id) in bundles.keys.sorted(by: { UTF8Order.compare($0, $1) == .less }).enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            writer.string(id)
+            writer.raw(":")
+            Self.encode(bundles[id]!, into: &writer)
+        }
+        writer.raw("}}\n")
+        return writer.bytes
+    }
+
+    private static func encode(_ history: BundleHistory, into writer: inout JSONWriter) {
+        writer.raw("{\"create_time\":")
+        writer.string(history.createTime.rfc3339)
+        writer.raw(",\"content_sha256\":")
+        writer.string(history.contentDigest)
+        writer.raw(",\"current\":{")
+        for (index, path) in sorted(history.current.keys).enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            writer.string(path.description)
+            switch history.current[path]! {
+            case .existing(let updateTime, let fingerprint): strings([updateTime.rfc3339, fingerprint], into: &writer, after: ":")
+            case .missing(let readTime): strings(["missing", readTime.rfc3339], into: &writer, after: ":")
+            }
+        }
+        writer.raw("},\"earlier\":{")
+        for (index, path) in sorted(history.earlier.keys).enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            writer.string(path.description)
+            writer.raw(":[")
+            for (position, version) in history.earlier[path]!.enumerated() {
+                let separator: StaticString = position > 0 ? "," : ""
+                switch version.kind {
+                case .existing(let updateTime?): strings([updateTime.rfc3339, version.until.rfc3339], into: &writer, after: separator)
+                case .existing(nil):
+                    writer.raw(separator)
+                    writer.raw("[null,")
+                    writer.string(version.until.rfc3339)
+                    writer.raw("]")
+                case .missing(let readTime): strings(["missing", readTime.rfc3339, version.until.rfc3339], into: &writer, after: separator)
+                }
+            }
+            writer.raw("]")
+        }
+        writer.raw("}}")
+    }
+
+    private static func strings(_ items: [String], into writer: inout JSONWriter, after separator: StaticString) {
+        writer.raw(separator)
+        writer.raw("[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            writer.string(item)
+        }
+        writer.raw("]")
+    }
+
+    private static func sorted(_ paths: Dictionary<ResourcePath, some Any>.Keys) -> [ResourcePath] {
+        paths.sorted { ResourcePath.compare($0, $1) == .less }
+    }
+
+    /// Reads a state file written by ``encoded()``.
+    /// - Throws: ``SiteHistoryError`` naming the file, the byte offset and what was expected.
+    static func decode(_ bytes: [UInt8], file: String) throws(SiteHistoryError) -> SiteHistory {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw SiteHistoryError(file: file, offset: error.offset, message: error.message)
+        }
+        var reader = Reader(file: file)
+        let top = try reader.object(root, "the state")
+        guard let version = top["schema_version"]?.numberValue?.int64Value, version == Int64(schemaVersion) else {
+            throw reader.error(top["schema_version"] ?? root, "schema_version \(schemaVersion) (written by another version of bundlepress)")
+        }
+        let siteTime = try reader.time(top["site_time"], "site_time", in: root)
+        let manifest = try top["manifest_sha256"].flatMap { node throws(SiteHistoryError) in node.isNull ? nil : try reader.string(node, "manifest_sha256") }
+        var bundles: [String: BundleHistory] = [:]
+        for member in try reader.object(top["bundles"] ?? root, "bundles").members {
+            bundles[member.key] = try reader.bundle(member.value)
+        }
+        return SiteHistory(siteTime: siteTime, manifestSHA256: manifest, bundles: bundles)
+    }
+
+    /// Decoding helpers that turn every mismatch into an error at the node's offset.
+    private struct Reader {
+        var file: String
+
+        func error(_ node: JSONNode, _ expected: String) -> SiteHistoryError {
+            SiteHistoryError(file: file, offset: node.offset, message: "expected \(expected), found \(node.kindDescription)")
+        }
+
+        func object(_ node: JSONNode, _ what: String) throws(SiteHistoryError) -> JSONObject {
+            guard let object = node.objectValue else { throw error(node, "\(what) as an object") }
+            return object
+        }
+
+        func string(_ node: JSONNode, _ what: String) throws(SiteHistoryError) -> String {
+            guard let text = node.stringValue else { throw error(node, "\(what) as a string") }
+            return text
+        }
+
+        func time(_ node: JSONNode?, _ what: String, in parent: JSONNode) throws(SiteHistoryError) -> Timestamp {
+            guard let node else { throw error(parent, "\(what)") }
+            let text = try string(node, what)
+            do throws(TimestampError) {
+                return try Timestamp(rfc3339: text)
+            } catch {
+                throw SiteHistoryError(file: file, offset: node.offset, message: "\(what): \(error.message)")
+            }
+        }
+
+        func path(_ text: String, at node: JSONNode) throws(SiteHistoryError) -> ResourcePath {
+            guard let path = try? ResourcePath(parsing: text), path.isDocument else { throw error(node, "a document path, not \"\(text)\"") }
+            return path
+        }
+
+        func bundle(_ node: JSONNode) throws(SiteHistoryError) -> BundleHistory {
+            let object = try self.object(node, "a bundle's history")
+            var history = BundleHistory(
+                createTime: try time(object["create_time"], "create_time", in: node),
+                contentDigest: try string(object["content_sha256"] ?? node, "content_sha256"), current: [:], earlier: [:])
+            for member in try self.object(object["current"] ?? node, "current").members {
+                let items = member.value.arrayValue ?? []
+                guard items.count == 2, let first = items[0].stringValue else { throw error(member.value, "[UPDATE_TIME, FINGERPRINT] or [\"missing\", READ_TIME]") }
+                let path = try path(member.key, at: member.value)
+                if first == "missing" {
+                    history.current[path] = .missing(readTime: try time(items[1], "a read time", in: member.value))
+                } else {
+                    history.current[path] = .existing(updateTime: try time(items[0], "an update time", in: member.value), fingerprint: try string(items[1], "a fingerprint"))
+                }
+            }
+            for member in try self.object(object["earlier"] ?? node, "earlier").members {
+                let path = try path(member.key, at: member.value)
+                guard let list = member.value.arrayValue else { throw error(member.value, "a list of earlier versions") }
+                history.earlier[path] = try list.map { item throws(SiteHistoryError) in try earlier(item) }
+            }
+            return history
+        }
+
+        func earlier(_ node: JSONNode) throws(SiteHistoryError) -> EarlierVersion {
+            let items = node.arrayValue ?? []
+            let shape = "[UPDATE_TIME or null, UNTIL] or [\"missing\", READ_TIME, UNTIL]"
+            if items.count == 3, items[0].stringValue == "missing" {
+                return EarlierVersion(kind: .missing(readTime: try time(items[1], "a read time", in: node)), until: try time(items[2], "an until time", in: node))
+            }
+            guard items.count == 2 else { throw error(node, shape) }
+            let updateTime = items[0].isNull ? nil : try time(items[0], "an update time", in: node)
+            return EarlierVersion(kind: .existing(updateTime: updateTime), until: try time(items[1], "an until time", in: node))
+        }
+    }
+}
+
+/// A state file that cannot be read.
+public struct SiteHistoryError: Error, Sendable, CustomStringConvertible {
+    public var file: String
+    /// Byte offset in the file.
+    public var offset: Int
+    public var message: String
+
+    public var description: String { "\(file): byte \(offset): \(message)" }
+}

@@ -1,0 +1,151 @@
+import BundleFormat
+import FirestoreModel
+import Foundation
+import Testing
+@testable import PipelineLanguage
+@testable import Publishing
+
+/// The repository's example project (pipeline.yml and exports/) copied into a temporary
+/// directory, edited between builds the way a site's data and config change, with a copy of
+/// every build's `bundles/` kept (retention deletes old files; clients still hold them).
+struct ExampleSite {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    let directory: TemporaryDirectory
+    /// Each build's bundles: its manifest and every bundle it lists, read back.
+    private(set) var builds: [[String: BundleContents]] = []
+    /// Each build's bundle files by id: copies under `builds/<n>/`, which retention never deletes.
+    private(set) var files: [[String: String]] = []
+
+    init(_ label: String = #function) throws {
+        directory = try TemporaryDirectory(label)
+        try FileManager.default.copyItem(atPath: Self.repository.appendingPathComponent("pipeline.yml").path, toPath: directory.file("pipeline.yml"))
+        try FileManager.default.copyItem(atPath: Self.repository.appendingPathComponent("exports").path, toPath: directory.file("exports"))
+    }
+
+    /// Removes the project, unless its bundles are kept for a comparison with the real SDK.
+    func remove() {
+        if ProcessInfo.processInfo.environment[Self.dumpVariable] == nil { directory.remove() }
+    }
+
+    /// Builds into `output` (relative to the project), with `previous` overriding the config's.
+    @discardableResult
+    mutating func build(output: String = "site", previous: PreviousSite?? = nil) throws -> BuildReport {
+        var config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
+        if let previous { config.previous = previous }
+        let report = try SiteBuilder(config: config, outputDirectory: directory.file(output)).build()
+        let manifest = try readManifest(site: directory.file(output))
+        var bundles: [String: BundleContents] = [:]
+        var copies: [String: String] = [:]
+        for entry in manifest.bundles {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.file("\(output)/\(entry.url)")))
+            bundles[entry.id] = try BundleReader.read(Array(bytes), database: database, missingDocuments: .accepted)
+            copies[entry.id] = try directory.write("builds/\(builds.count)/\(entry.id).bundle", "")
+            try bytes.write(to: URL(fileURLWithPath: copies[entry.id]!))
+        }
+        builds.append(bundles)
+        files.append(copies)
+        return report
+    }
+
+    var database: DatabaseID { DatabaseID(project: "bundlepress-demo") }
+
+    // MARK: - Edits
+
+    /// The export lines of `file` (under exports/).
+    func lines(_ file: String) throws -> [String] {
+        try String(contentsOfFile: directory.file("exports/\(file)"), encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    func write(_ file: String, lines: [String]) throws {
+        try directory.write("exports/\(file)", lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The document path of an export line.
+    static func path(of line: String) -> String {
+        let name = line.split(separator: "\"name\":\"", maxSplits: 1)[1].prefix { $0 != "\"" }
+        return String(name.split(separator: "/documents/", maxSplits: 1)[1])
+    }
+
+    /// The published stories, newest `publishedAt` first.
+    func publishedStories() throws -> [String] {
+        try lines("stories.ndjson").filter { $0.contains("\"published\":{\"booleanValue\":true}") }.sorted { a, b in
+            let time = { (line: String) in line.split(separator: "\"publishedAt\":{\"timestampValue\":\"", maxSplits: 1)[1].prefix(30) }
+            return time(a) > time(b)
+        }.map(Self.path(of:))
+    }
+
+    /// Replaces `old` with `new` in the line of document `path` and, when `updateTime` is given,
+    /// sets its updateTime.
+    func edit(_ path: String, in file: String = "stories.ndjson", replacing old: String, with new: String, updateTime: String?) throws {
+        var lines = try lines(file)
+        let index = try #require(lines.firstIndex { Self.path(of: $0) == path })
+        #expect(lines[index].contains(old), "\(path) has no \(old)")
+        lines[index] = lines[index].replacingOccurrences(of: old, with: new)
+        if let updateTime {
+            let current = lines[index].split(separator: "\"updateTime\":\"", maxSplits: 1)[1].prefix { $0 != "\"" }
+            lines[index] = lines[index].replacingOccurrences(of: "\"updateTime\":\"\(current)\"", with: "\"updateTime\":\"\(updateTime)\"")
+        }
+        try write(file, lines: lines)
+    }
+
+    func delete(_ path: String, from file: String = "stories.ndjson") throws {
+        try write(file, lines: try lines(file).filter { Self.path(of: $0) != path })
+    }
+
+    func editConfig(replacing old: String, with new: String) throws {
+        let text = try String(contentsOfFile: directory.file("pipeline.yml"), encoding: .utf8)
+        #expect(text.contains(old))
+        try directory.write("pipeline.yml", text.replacingOccurrences(of: old, with: new))
+    }
+
+    // MARK: - The invariant
+
+    /// For every bundle id of the last build and every sequence of builds a client may have
+    /// loaded (each earlier build then the last, and all of them in order): the named queries
+    /// whose results from the cache differ from a fresh client's that loaded only the last build,
+    /// as `bundle / query / builds`, and how many results were compared.
+    func returningClientMismatches() -> (compared: Int, mismatches: [String]) {
+        let last = builds.count - 1
+        var sequences = (0..<last).map { [$0, last] }
+        if builds.count > 2 { sequences.append(Array(0...last)) }
+        var compared = 0
+        var mismatches: [String] = []
+        var dump: [[String: Any]] = []
+        for (id, bundle) in builds[last].sorted(by: { $0.key < $1.key }) {
+            var fresh = ClientCacheModel(database: database)
+            fresh.load(bundle)
+            let expected = fresh.results()
+            for sequence in sequences {
+                var returning = ClientCacheModel(database: database)
+                for build in sequence {
+                    if let earlier = builds[build][id] { returning.load(earlier) }
+                }
+                let got = returning.results()
+                for (name, results) in expected.sorted(by: { $0.key < $1.key }) {
+                    compared += 1
+                    if got[name] != results { mismatches.append("\(id) / \(name) / builds \(sequence)") }
+                }
+                let loaded = sequence.compactMap { files[$0][id] }
+                dump.append(["bundles": loaded, "results": got.mapValues { $0.map { String($0.prefix { $0 != " " }) } }])
+            }
+        }
+        if let folder = ProcessInfo.processInfo.environment[Self.dumpVariable] {
+            // For scripts/check_returning_clients.mjs: the model's answers, to compare with the real SDK's.
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let data = try? JSONSerialization.data(withJSONObject: ["project": database.project, "sequences": dump], options: [.sortedKeys])
+            FileManager.default.createFile(atPath: (folder as NSString).appendingPathComponent("\(directory.path.split(separator: "/").last!).json"), contents: data)
+        }
+        return (compared, mismatches)
+    }
+
+    /// Set to a folder, the model's answers and the bundles they came from are kept there.
+    static let dumpVariable = "BUNDLEPRESS_MODEL_DUMP"
+
+    /// Expects no mismatch (``returningClientMismatches()``) among at least `least` results.
+    func expectReturningClientsSeeWhatFreshClientsSee(least: Int = 13, sourceLocation: SourceLocation = #_sourceLocation) {
+        let (compared, mismatches) = returningClientMismatches()
+        #expect(compared >= least, sourceLocation: sourceLocation)
+        #expect(mismatches == [], sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,184 @@
+import BundleFormat
+import FirestoreModel
+import Foundation
+import Testing
+@testable import PipelineLanguage
+@testable import Publishing
+
+/// Apps keep their cache across builds and run named queries over all of it: after loading any
+/// earlier build and then the current one, they must see exactly what a new install sees
+/// (README, "Returning clients"). Each test edits the example site between builds and applies
+/// the SDKs' load rules (``ClientCacheModel``) to every sequence of published bundles.
+@Suite("Returning clients")
+struct ReturningClientTests {
+    static let later = "2026-11-02T00:00:00Z"
+
+    @Test func aDeletedStoryIsDeletedFromTheirCache() throws {
+        var site = try ExampleSite()
+        defer { site.remove() }
+        try site.build()
+        let newest = try #require(try site.publishedStories().first)
+        try site.delete(newest)
+        let report = try site.build()
+        site.expectReturningClientsSeeWhatFreshClientsSee()
+        // The newest updateTime may have left with the story: the time still moves on.
+        #expect(report.bundles.filter { $0.status == .changed }.allSatisfy { $0.createTime > report.snapshotTime || $0.createTime == report.siteTime })
+        let front = try #require(site.builds[1]["front-page"])
+        let marker = try #require(front.documents.first { $0.metadata.name.path.description == newest })
+        #expect(marker.document == nil && marker.metadata.queries == [])
+        #expect(front.metadata.createTime > site.builds[0]["front-page"]!.metadata.createTime)
+        #expect(report.bundles.first { $0.id == "front-page" }?.missing == 1)
+    }
+
+    @Test func anUnpublishedStoryShipsAsALeaver() throws {
+        var site = try ExampleSite()
+        defer { site.remove() }
+        try site.build()
+        let story = try #require(try site.publishedStories().first)
+        try site.edit(story, replacing: "\"published\":{\"booleanValue\":true}", with: "\"published\":{\"booleanValue\":false}", updateTime: Self.later)
+        let report = try site.build()
+        site.expectReturningClientsSeeWhatFreshClientsSee()
+        let leaver = try #require(site.builds[1]["front-page"]?.documents.first { $0.metadata.name.path.description == story })
+        #expect(leaver.metadata.queries == [] && leaver.document?.fields["published"] == .boolean(false))
+        #expect(report.bundles.first { $0.id == "front-page" }?.leavers == 1)
+    }
+
+    @Test func aStoryMovesBetweenFanOutBundles() throws {
+        var site = try ExampleSite()
+        defer { site.remove() }
+        try site.build()
+        let line = try #require(try site.lines("stories.ndjson").first { $0.contains("\"category\":{\"stringValue\":\"tech\"}") && $0.contains("\"published\":{\"booleanValue\":true}") })
+        try site.edit(ExampleSite.path(of: line), replacing: "\"category\":{\"stringValue\":\"tech\"}", with: "\"category\":{\"stringValue\":\"sport\"}", updateTime: Self.later)
+        try site.build()
+        site.expectReturningClientsSeeWhatFreshClientsSee()
+    }
+
+    @Test func aConfigOnlyChangeGetsANewerTime() throws {
+        var site = try ExampleSite()
+        defer { site.remove() }
+        let first = try site.build()
+        try site.editConfig(replacing: "          - [publishedAt, desc]\n        limit: 20", with: "          - [publishedAt, desc]\n        limit: 5")
+        let second = try site.build()
+        site.expectReturningClientsSeeWhatFreshClientsSee()
+        // Same data, so the same snapshot time: the changed bundle takes the next microsecond.
+        #expect(second.snapshotTime == first.snapshotTime)
+        let front = try #require(second.bundles.first { $0.id == "front-page" })
+        #expect(front.status == .changed)
+        #expect(front.createTime == (try Timestamp(rfc3339: first.siteTime)).nextMicrosecond.rfc3339)
+        #expect(second.bundles.filter { $0.id != "front-page" }.allSatisfy { $0.status == .unchanged })
+    }
+
+    @Test func contentChangedWithoutANewerUpdateTimeGetsOne() throws {
+        var site = try ExampleSite()
+        defer { site.remove() }
+        try site.build()
+        let story = try #require(try site.publishedStories().first)
+        try site.edit(story, replacing: "\"title\":{\"stringValue\":\"", with: "\"title\":{\"stringValue\":\"Edited: ", updateTime: nil)
+        let report = try site.build()
+        site.expectReturningClientsSeeWhatFreshClientsSee()
+        let shipped = try #require(site.builds[1]["front-page"]?.documents.first { $0.metadata.name.path.description == story }?.document)
+        #expect(shipped.updateTime?.rfc3339 == report.siteTime)
+    }
+
+    @Test func clientsThatSkippedBuildsCatchUp() throws {
+        var site = try ExampleSite()
+        defer { site.remove() }
+        try site.build()
+        let stories = try site.publishedStories()
+        try site.edit(stories[0], replacing: "\"published\":{\"booleanValue\":true}", with: "\"published\":{\"booleanValue\":false}", updateTime: Self.later)
+        try site.build()
+        try site.delete(stories[1])
+        try site.editConfig(replacing: "limit: 6", with: "limit: 3")
+        try site.build()
+        try site.edit(stories[0], replacing: "\"published\":{\"booleanValue\":false}", with: "\"published\":{\"booleanValue\":true}", updateTime: "2026-11-03T00:00:00Z")
+        try site.build()
+        site.expectReturningClientsSeeWhatFreshClientsSee(least: 52)
+    }
+
+    @Test func anUnchangedRebuildKeepsBytesTimesAndState() throws {
+        var site = try ExampleSite()
+        defer { site.remove() }
+        let first = try site.build()
+        let state = try #require(FileManager.default.contents(atPath: site.directory.file("site/\(SiteHistory.fileName)")))
+        let second = try site.build()
+        #expect(second.bundles.map(\.file) == first.bundles.map(\.file))
+        #expect(second.bundles.allSatisfy { $0.status == .unchanged } && !second.manifestChanged)
+        #expect(second.siteTime == first.siteTime)
+        #expect(FileManager.default.contents(atPath: site.directory.file("site/\(SiteHistory.fileName)")) == state)
+    }
+
+    @Test func aFreshCheckoutTakesThePreviousStateFromADirectory() throws {
+        var site = try ExampleSite()
+        defer { site.remove() }
+        try site.build()
+        let newest = try #require(try site.publishedStories().first)
+        try site.delete(newest)
+        let report = try site.build(output: "fresh", previous: .directory(site.directory.file("site")))
+        #expect(report.previousState == site.directory.file("site/\(SiteHistory.fileName)"))
+        #expect(report.warnings == [])
+        site.expectReturningClientsSeeWhatFreshClientsSee()
+    }
+
+    /// Without its state file, a site's previous state is what it publishes: the same bundles
+    /// come out as with the state, for a build that follows the published one.
+    @Test func withoutTheStateFileThePublishedSiteIsThePreviousState() throws {
+        var site = try ExampleSite()
+        defer { site.remove() }
+        try site.build()
+        try FileManager.default.copyItem(atPath: site.directory.file("site"), toPath: site.directory.file("stateless"))
+        try FileManager.default.removeItem(atPath: site.directory.file("stateless/\(SiteHistory.fileName)"))
+        try site.delete(try #require(try site.publishedStories().first))
+        let withState = try site.build()
+        let derived = try site.build(output: "stateless")
+        #expect(derived.previousState == site.directory.file("stateless") + "/bundles/manifest.json")
+        #expect(derived.bundles.map(\.file) == withState.bundles.map(\.file))
+        site.expectReturningClientsSeeWhatFreshClientsSee()
+    }
+
+    /// With nothing known of earlier publishes, bundles are dated by the wall clock (later than
+    /// anything published before), and the build says which setting fixes it.
+    @Test func unknownEarlierPublishesDateBundlesByTheWallClock() throws {
+        var site = try ExampleSite()
+        defer { site.remove() }
+        let before = Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970)
+        let report = try site.build(previous: .some(nil))
+        #expect(report.previousState == "unknown")
+        #expect(report.bundles.allSatisfy { (try? Timestamp(rfc3339: $0.createTime)).map { $0 >= before } ?? false })
+        #expect(report.warnings.count == 1)
+        #expect(report.warnings.first?.contains("Set previous: (or --previous) to the deployed site's URL") == true)
+        try SiteVerifier(siteDirectory: site.directory.file("site")).verify().problems.forEach { Issue.record("\($0)") }
+    }
+
+    /// Leavers are carried for `leavers.keep` of snapshot time, then dropped.
+    @Test func leaversAreCarriedForTheHorizon() throws {
+        var site = try ExampleSite()
+        defer { site.remove() }
+        try site.editConfig(replacing: "leavers: {keep: 30d}", with: "leavers: {keep: 2d}")
+        try site.build()
+        let story = try #require(try site.publishedStories().first)
+        try site.edit(story, replacing: "\"published\":{\"booleanValue\":true}", with: "\"published\":{\"booleanValue\":false}", updateTime: Self.later)
+        #expect(try site.build().bundles.first { $0.id == "front-page" }?.leavers == 1)
+        // The first build is dated 2026-10-31T23:23:09Z (the example's newest updateTime): the
+        // version clients got from it stays within two days until 2026-11-02T23:23:09Z.
+        try site.editConfig(replacing: "previous: none", with: "previous: none\nsnapshot_time: 2026-11-02T23:00:00Z")
+        #expect(try site.build().bundles.first { $0.id == "front-page" }?.leavers == 1)
+        try site.editConfig(replacing: "snapshot_time: 2026-11-02T23:00:00Z", with: "snapshot_time: 2026-11-02T23:30:00Z")
+        let expired = try site.build()
+        #expect(expired.bundles.first { $0.id == "front-page" }?.leavers == 0)
+    }
+
+    /// What builds did before: every build dated by its data, no leavers. A returning client
+    /// then sees deleted and unpublished stories, which is what the checks above would catch.
+    @Test func theModelCatchesWhatStatelessBuildsGetWrong() throws {
+        var site = try ExampleSite()
+        defer { site.remove() }
+        try site.build(output: "one", previous: .some(PreviousSite.none))
+        let stories = try site.publishedStories()
+        try site.delete(stories[0])
+        try site.edit(stories[1], replacing: "\"published\":{\"booleanValue\":true}", with: "\"published\":{\"booleanValue\":false}", updateTime: Self.later)
+        try site.build(output: "two", previous: .some(PreviousSite.none))
+        let (compared, mismatches) = site.returningClientMismatches()
+        #expect(compared == 13)
+        #expect(mismatches.contains("front-page / latest-stories / builds [0, 1]"))
+    }
+}
