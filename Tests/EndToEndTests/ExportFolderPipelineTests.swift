@@ -25,6 +25,12 @@ struct ExportFolderPipelineTests {
         let verify = try runBundlepress(["verify", "site"], in: directory)
         #expect(verify.status == 0, "\(verify)")
         #expect(verify.stdout.hasSuffix("bundles ok, 0 with problems\n"), "\(verify)")
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: directory + "/site/bundles").filter { $0.hasSuffix(".bundle") }
+        #expect(!bundles.isEmpty)
+        for bundle in bundles {
+            let inspect = try runBundlepress(["inspect", "site/bundles/\(bundle)"], in: directory)
+            #expect(inspect.stdout.contains("createTime      2026-01-02T03:04:05.123456000Z"), "\(inspect)")
+        }
     }
 
     @Test func snapshotTimeInTheConfigWins() throws {
@@ -32,6 +38,7 @@ struct ExportFolderPipelineTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Data("""
             project: demo
+            previous: none
             snapshot_time: 2026-02-01T00:00:00Z
             inputs: ["\(Self.fixtures)/managed"]
             bundles:
