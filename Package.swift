@@ -77,6 +77,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // libFuzzer target for the managed-export reader (README, "Development"); a replayer otherwise.
+        .executableTarget(name: "ExportReaderFuzzer", dependencies: ["ExportReader", "FirestoreModel"]),
         .executableTarget(
             name: "bundlepress",
             dependencies: [

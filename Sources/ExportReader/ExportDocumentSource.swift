@@ -1,3 +1,5 @@
+import FirestoreModel
+
 /// A stream of documents from one export file, read on demand.
 ///
 /// This is the seam between ``ExportReader`` and the format readers: each format provides a
@@ -6,4 +8,13 @@
 public protocol ExportDocumentSource {
     /// The next document, or nil at the end of the file.
     mutating func next() throws(ExportError) -> ExportedDocument?
+
+    /// The time the export was taken, when the format records it (managed and emulator
+    /// exports); a build's natural snapshot time.
+    var exportTime: Timestamp? { get }
+}
+
+extension ExportDocumentSource {
+    /// Most formats do not record when they were exported.
+    public var exportTime: Timestamp? { nil }
 }

@@ -21,6 +21,13 @@ public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
     case ambiguousFormat(candidates: [ExportFormat], location: SourceLocation, evidence: String)
     /// The file is JSON but in no format the detector knows.
     case unrecognizedFormat(SourceLocation, found: String)
+    /// A binary export file (a LevelDB log of a managed or emulator export) is damaged, truncated
+    /// or holds something other than what its format allows at `location` (a byte offset).
+    case invalidBinary(SourceLocation, message: String)
+    /// The folder (or metadata file) at `path` is not a complete managed or emulator export.
+    case invalidExportFolder(path: String, message: String)
+    /// The same document was read twice: at `first` and again at `second`.
+    case duplicateDocument(String, first: SourceLocation, second: SourceLocation)
     /// `hints:` were given for a file whose format already carries every value's type.
     case hintsNotApplicable(ExportFormat, file: String)
 
@@ -29,7 +36,7 @@ public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadable(let file, let reason):
             return "\(file): cannot read the file: \(reason)"
         case .isDirectory(let file):
-            return "\(file): is a directory; expected an export file (JSON or NDJSON)"
+            return "\(file): is a directory; expected an export file (JSON or NDJSON) or the folder of a managed or emulator export"
         case .empty(let file):
             return "\(file): the file is empty; expected a Firestore export (JSON or NDJSON)"
         case .syntax(let location, let message):
@@ -53,6 +60,12 @@ public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "(documents {\"name\", \"fields\", …}, runQuery/batchGet responses or documents.list pages), "
                 + "a node-firestore-import-export or firestore-export-import JSON tree, or firestore-backfire or "
                 + "BigQuery raw changelog NDJSON; found \(found)"
+        case .invalidBinary(let location, let message):
+            return "\(location): \(message)"
+        case .invalidExportFolder(let path, let message):
+            return "\(path): \(message)"
+        case .duplicateDocument(let path, let first, let second):
+            return "\(second): document \(path) was already read at \(first); expected each document once"
         case .hintsNotApplicable(let format, let file):
             return "\(file): `hints:` were given, but the file is \(format.displayName), whose values carry their types; "
                 + "remove `hints:` from this input (hints are for the formats that lose types)"

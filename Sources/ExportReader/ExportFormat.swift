@@ -19,20 +19,21 @@ public enum ExportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     case bigQueryChangelog = "bigquery-changelog"
     /// Firefoo JSON (`__time__`, `__ref__`, …); its layout is unverified.
     case firefoo
-    /// `gcloud firestore export` or emulator export: LevelDB files, not JSON.
-    case gcloudExport = "gcloud-export"
+    /// A managed export (`gcloud firestore export`, scheduled backups) or an Emulator Suite
+    /// export: a folder of LevelDB log files of datastore v3 entities, not JSON.
+    case managedExport = "managed-export"
 
     /// Whether ``ExportReader`` can read this format yet.
     public var isSupported: Bool {
         switch self {
-        case .firefoo, .gcloudExport: return false
+        case .firefoo: return false
         default: return true
         }
     }
 
     /// Whether the format's values carry their Firestore types, so type hints do not apply.
     public var carriesTypes: Bool {
-        self == .rest || self == .restNDJSON
+        self == .rest || self == .restNDJSON || self == .managedExport
     }
 
     /// Whether the format has one record per line (NDJSON) rather than one JSON value per file.
@@ -50,7 +51,7 @@ public enum ExportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         case .firestoreBackfire: return "a firestore-backfire NDJSON export"
         case .bigQueryChangelog: return "a Firestore→BigQuery extension raw changelog (NDJSON)"
         case .firefoo: return "a Firefoo export"
-        case .gcloudExport: return "a gcloud firestore export / emulator export (LevelDB)"
+        case .managedExport: return "a managed export (gcloud firestore export) or Emulator Suite export"
         }
     }
 
@@ -61,11 +62,6 @@ public enum ExportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
             return "Its JSON shape is unverified, so it will be supported only once a real Firefoo export is available. "
                 + "Meanwhile, convert it to Firestore REST NDJSON (one REST Document per line, e.g. `runQuery` over the REST API "
                 + "piped through `jq -c '.[] | .document // empty'`), or set `format:` if the detection is wrong."
-        case .gcloudExport:
-            return "Its LevelDB files are not JSON: import the export into a Firestore database (`gcloud firestore import`, "
-                + "or the emulator's `--import` for an emulator export), then export the documents as Firestore REST NDJSON "
-                + "(lossless: `runQuery` over the REST API piped through `jq -c '.[] | .document // empty'`) "
-                + "or with firestore-backfire (`backfire export`, which also reads from the emulator)."
         default:
             return ""
         }

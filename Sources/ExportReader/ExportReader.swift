@@ -9,7 +9,8 @@ import JSONCore
 ///
 /// NDJSON is streamed in chunks of ``chunkSize`` bytes, so memory stays at a chunk plus the
 /// longest line (a BigQuery changelog also keeps the newest row of each document until the
-/// end of the file). A single-JSON-value file is read and parsed whole.
+/// end of the file). A single-JSON-value file is read and parsed whole. A managed or emulator
+/// export is streamed one 32 KiB block and one record at a time, file after file.
 ///
 /// The formats of the Node exporters lose types (``ExportFormat/carriesTypes`` is false):
 /// their values are read by the rules in `docs/queries-and-exports.md` §1.g, and
@@ -34,7 +35,8 @@ public struct ExportReader: Sendable {
         try FormatDetector(chunkSize: chunkSize).detect(path).format
     }
 
-    /// Opens the file at `path` as a stream of documents.
+    /// Opens the file at `path` as a stream of documents. For a managed or emulator export,
+    /// `path` names its folder or one of its metadata files.
     ///
     /// - Parameters:
     ///   - format: the format from `pipeline.yml`; nil detects it from the content.
@@ -70,7 +72,9 @@ public struct ExportReader: Sendable {
             return NDJSONDocumentSource(file: try InputFile(path: path), decoder: BackfireDecoder(target: target, hints: hints), chunkSize: chunkSize)
         case .bigQueryChangelog:
             return BigQueryChangelogDecoder(file: try InputFile(path: path), hints: hints, target: target, chunkSize: chunkSize)
-        case .firefoo, .gcloudExport:
+        case .managedExport:
+            return ManagedExportSource(folder: try ExportFolder(locating: path), target: target)
+        case .firefoo:
             throw .unsupportedFormat(chosen, file: path, location: nil, evidence: "chosen with `format: \(chosen.rawValue)`")
         }
     }
@@ -78,13 +82,18 @@ public struct ExportReader: Sendable {
     /// Reads the file at `path`, calling `body` with each document in file order.
     ///
     /// To stop early or fail with your own error, pull from ``open(_:format:hints:)`` instead.
+    ///
+    /// - Returns: the time the export was taken when the input records it (a managed or
+    ///   emulator export), else nil.
+    @discardableResult
     public func read(
         _ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints(), each body: (ExportedDocument) -> Void
-    ) throws(ExportError) {
+    ) throws(ExportError) -> Timestamp? {
         var source = try open(path, format: format, hints: hints)
         while let document = try source.next() {
             body(document)
         }
+        return source.exportTime
     }
 
     /// Reads every document of the file at `path` into an array.

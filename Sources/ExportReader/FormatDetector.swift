@@ -13,10 +13,13 @@ struct FormatDetector {
     enum Detection {
         case ndjson(ExportFormat)
         case singleValue(ExportFormat, ParsedFile)
+        /// A managed or emulator export folder, or one of its metadata files.
+        case exportFolder
 
         var format: ExportFormat {
             switch self {
             case .ndjson(let format), .singleValue(let format, _): return format
+            case .exportFolder: return .managedExport
             }
         }
     }
@@ -24,19 +27,15 @@ struct FormatDetector {
     let chunkSize: Int
 
     func detect(_ path: String) throws(ExportError) -> Detection {
-        try rejectLevelDBNames(path)
-        let file: InputFile
-        do {
-            file = try InputFile(path: path)
-        } catch .isDirectory(let file) {
-            throw try Self.directoryError(file)
-        }
+        if ExportFolder.recognizes(path) { return .exportFolder }
+        try rejectExportDataFiles(path)
+        let file = try InputFile(path: path)
         let lines = LineReader(file: file, chunkSize: chunkSize)
         guard let first = try lines.next() else { throw .empty(file: path) }
         let locate = { (offset: Int) in SourceMap(file: path, bytes: first.bytes, firstLine: first.number).location(ofOffset: offset) }
         if let start = first.bytes.first(where: { !JSONWhitespace.contains($0) }),
            start != UInt8(ascii: "{"), start != UInt8(ascii: "["), first.bytes.contains(0) || String(validating: first.bytes, as: UTF8.self) == nil {
-            throw .unrecognizedFormat(locate(0), found: "binary data, not JSON text (a compressed file, or a LevelDB file of a gcloud/emulator export?)")
+            throw .unrecognizedFormat(locate(0), found: "binary data, not JSON text (a compressed file, or a data file of a managed or emulator export? Name the export's folder)")
         }
         if let record = try? JSONParser.parse(first.bytes), try lines.next() != nil {
             return .ndjson(try Self.classify(record, file: path, lineDelimited: true, locate: locate))
@@ -108,21 +107,15 @@ struct FormatDetector {
         }
     }
 
-    /// `gcloud firestore export` writes `*.export_metadata` files and `output-N` LevelDB logs.
-    private func rejectLevelDBNames(_ path: String) throws(ExportError) {
+    /// The data and kind metadata files of an export are read through the export's folder, so
+    /// that no `output-N` file is left out.
+    private func rejectExportDataFiles(_ path: String) throws(ExportError) {
         let name = (path as NSString).lastPathComponent
         let isOutputLog = name.hasPrefix("output-") && name.dropFirst(7).allSatisfy(\.isNumber) && name.count > 7
-        if name.hasSuffix("export_metadata") || isOutputLog {
-            throw .unsupportedFormat(.gcloudExport, file: path, location: nil, evidence: "a file named \"\(name)\"")
+        if name.hasSuffix(".export_metadata") || isOutputLog {
+            throw .invalidExportFolder(
+                path: path,
+                message: "a file of a managed or emulator export; name the export's folder (or its overall_export_metadata or firebase-export-metadata.json file) so every output-N file is read")
         }
-    }
-
-    /// A directory is an error; one holding a LevelDB export says so.
-    private static func directoryError(_ path: String) throws(ExportError) -> ExportError {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        if let marker = entries.first(where: { $0.hasSuffix("export_metadata") || $0 == "all_namespaces" || $0 == "firestore_export" }) {
-            return .unsupportedFormat(.gcloudExport, file: path, location: nil, evidence: "a directory containing \"\(marker)\"")
-        }
-        return .isDirectory(file: path)
     }
 }

@@ -40,14 +40,24 @@ extension Document {
     /// (bundle-format.md §10). Both times must be set.
     public func encodeBundleJSON(into writer: inout JSONWriter, database: DatabaseID) {
         precondition(createTime != nil && updateTime != nil, "document times are resolved before encoding")
+        encodeRESTJSON(into: &writer, database: database)
+    }
+
+    /// Writes the document as a Firestore REST `Document` (what ``decodeREST(_:relativeTo:)``
+    /// reads back losslessly): `{"name","fields"}`, then `createTime` and `updateTime` when set.
+    public func encodeRESTJSON(into writer: inout JSONWriter, database: DatabaseID) {
         writer.raw("{\"name\":")
         writer.string(ResourceName(database: database, path: path).description)
         writer.raw(",\"fields\":")
         fields.encodeFields(into: &writer)
-        writer.raw(",\"createTime\":")
-        writer.string(createTime!.rfc3339)
-        writer.raw(",\"updateTime\":")
-        writer.string(updateTime!.rfc3339)
+        if let createTime {
+            writer.raw(",\"createTime\":")
+            writer.string(createTime.rfc3339)
+        }
+        if let updateTime {
+            writer.raw(",\"updateTime\":")
+            writer.string(updateTime.rfc3339)
+        }
         writer.byte(UInt8(ascii: "}"))
     }
 }

@@ -1,11 +1,16 @@
-/// A position in an input file, as users see it: 1-based line and column.
+/// A position in an input file, as users see it: 1-based line and column in a text file, or a
+/// byte offset in a binary one (a LevelDB export file).
 ///
 /// Columns count Unicode scalars, so a position under a non-ASCII character is where an
 /// editor puts the cursor.
 public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
     public var file: String
+    /// The 1-based line; 0 for a position in a binary file.
     public var line: Int
+    /// The 1-based column; 0 for a position in a binary file.
     public var column: Int
+    /// The 0-based byte offset in a binary file; nil in a text file.
+    public var byteOffset: Int?
 
     public init(file: String, line: Int, column: Int) {
         self.file = file
@@ -13,7 +18,17 @@ public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
         self.column = column
     }
 
-    public var description: String { "\(file):\(line):\(column)" }
+    /// A position in a binary file, `byteOffset` bytes from its start.
+    public init(file: String, byteOffset: Int) {
+        self.init(file: file, line: 0, column: 0)
+        self.byteOffset = byteOffset
+    }
+
+    /// `file:line:column`, or `file at byte N` in a binary file.
+    public var description: String {
+        if let byteOffset { return "\(file) at byte \(byteOffset)" }
+        return "\(file):\(line):\(column)"
+    }
 }
 
 /// Maps byte offsets of a buffer to ``SourceLocation``s.

@@ -16,6 +16,6 @@ struct BundlePress: AsyncParsableCommand {
             output's lock · 78 configuration error.
             """,
         version: "0.1.0",
-        subcommands: [Build.self, Serve.self, Inspect.self, Verify.self, QueryCommand.self]
+        subcommands: [Build.self, Serve.self, Inspect.self, Verify.self, QueryCommand.self, Convert.self]
     )
 }

@@ -93,19 +93,18 @@ struct DetectionTests {
         #expect(error!.description.contains("unverified"))
     }
 
-    @Test func levelDBExports() throws {
-        let directory = (Fixtures.temporaryFile("2024-05-01T00:00:00_1234.overall_export_metadata", bytes: [0x0A, 0x00, 0x12]) as NSString).deletingLastPathComponent
+    @Test func exportDataFilesAreReadThroughTheirFolder() throws {
+        let directory = (Fixtures.temporaryFile("all_namespaces_all_kinds.export_metadata", bytes: [0x0A, 0x00]) as NSString).deletingLastPathComponent
         let output = directory + "/output-0"
         try Data([0x8B, 0x1F, 0x00, 0x01, 0x7B]).write(to: URL(fileURLWithPath: output))
-        for path in [directory, output, directory + "/2024-05-01T00:00:00_1234.overall_export_metadata"] {
+        for path in [output, directory + "/all_namespaces_all_kinds.export_metadata"] {
             let error = detectionError(path)
-            guard case .unsupportedFormat(.gcloudExport, let file, nil, _)? = error else {
-                Issue.record("\(path): expected gcloud-export, got \(String(describing: error))")
+            guard case .invalidExportFolder(let file, let message)? = error else {
+                Issue.record("\(path): expected invalidExportFolder, got \(String(describing: error))")
                 continue
             }
             #expect(file == path)
-            #expect(error!.description.contains("not supported yet"))
-            #expect(error!.description.contains("gcloud firestore import"))
+            #expect(message.contains("name the export's folder"))
         }
     }
 
@@ -164,7 +163,8 @@ struct DetectionTests {
         #expect(ExportFormat(rawValue: "rest") == .rest)
         #expect(ExportFormat(rawValue: "rest-ndjson") == .restNDJSON)
         #expect(ExportFormat(rawValue: "bigquery-changelog") == .bigQueryChangelog)
-        #expect(ExportFormat.allCases.filter { !$0.isSupported } == [.firefoo, .gcloudExport])
-        #expect(ExportFormat.allCases.filter(\.carriesTypes) == [.rest, .restNDJSON])
+        #expect(ExportFormat(rawValue: "managed-export") == .managedExport)
+        #expect(ExportFormat.allCases.filter { !$0.isSupported } == [.firefoo])
+        #expect(ExportFormat.allCases.filter(\.carriesTypes) == [.rest, .restNDJSON, .managedExport])
     }
 }

@@ -94,7 +94,7 @@ struct ErrorTests {
         let directory = (Fixtures.temporaryFile("x", "") as NSString).deletingLastPathComponent
         let error = exportError { _ = try ExportReader(target: Fixtures.demo).readAll(directory) }
         #expect(error == .isDirectory(file: directory))
-        #expect(error?.description == "\(directory): is a directory; expected an export file (JSON or NDJSON)")
+        #expect(error?.description == "\(directory): is a directory; expected an export file (JSON or NDJSON) or the folder of a managed or emulator export")
     }
 
     @Test func missingFile() {

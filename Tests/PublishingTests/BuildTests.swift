@@ -189,7 +189,9 @@ struct BuildTests {
         #expect(try FileGlob(pattern: "exports/?.ndjson").expand(relativeTo: dir.path).count == 2)
         #expect(try FileGlob(pattern: "exports/[a].ndjson").expand(relativeTo: dir.path) == [dir.file("exports/a.ndjson")])
         #expect(try FileGlob(pattern: dir.file("exports/a.ndjson")).expand(relativeTo: "/elsewhere") == [dir.file("exports/a.ndjson")])
-        #expect(try FileGlob(pattern: "exports").expand(relativeTo: dir.path) == [])
+        // A folder named without wildcards is an input (a managed or emulator export); wildcards match files only.
+        #expect(try FileGlob(pattern: "exports").expand(relativeTo: dir.path) == [dir.file("exports")])
+        #expect(try FileGlob(pattern: "export?").expand(relativeTo: dir.path) == [])
     }
 
     @Test func snapshotTimeBeforeAnUpdateTime() throws {

@@ -8,13 +8,13 @@ import SitePolicy
 struct FileGlob {
     let pattern: String
 
-    /// Matching regular files, relative patterns resolved against `base`.
+    /// Matching regular files, relative patterns resolved against `base`; a pattern without
+    /// wildcards may also name a folder (a managed or emulator export).
     func expand(relativeTo base: String) throws -> [String] {
         let absolute = pattern.hasPrefix("/") ? pattern : (base as NSString).appendingPathComponent(pattern)
         let segments = absolute.split(separator: "/", omittingEmptySubsequences: true).map { GlobSegment($0) }
         guard let firstWildcard = segments.firstIndex(where: { !$0.isLiteral }) else {
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) && !isDirectory.boolValue ? [absolute] : []
+            return FileManager.default.fileExists(atPath: absolute) ? [absolute] : []
         }
         let root = (absolute.hasPrefix("/") ? "/" : "") + segments[..<firstWildcard].map(\.text).joined(separator: "/")
         var matches: [String] = []

@@ -32,6 +32,7 @@ struct LoadedInputs {
         var documents: [ResourcePath: (document: Document, location: SourceLocation)] = [:]
         var order: [ResourcePath] = []
         var inputBytes = 0
+        var exportTimes: [Timestamp] = []
         var failure: BuildError?
         for (index, file) in files.enumerated() {
             // Follow symlinks: the size of the export, not of a link to it.
@@ -39,7 +40,7 @@ struct LoadedInputs {
             inputBytes += size
             progress(.readingInput(path: file.path, index: index, count: files.count, bytes: size))
             do throws(ExportError) {
-                try reader.read(file.path, format: file.input.format, hints: file.input.hints) { exported in
+                let exportTime = try reader.read(file.path, format: file.input.format, hints: file.input.hints) { exported in
                     guard failure == nil else { return }
                     if let error = check(exported, config: config) {
                         failure = error
@@ -58,6 +59,7 @@ struct LoadedInputs {
                     }
                     documents[path] = (exported.document, exported.location)
                 }
+                if let exportTime { exportTimes.append(exportTime) }
             } catch {
                 throw .input(error)
             }
@@ -65,7 +67,7 @@ struct LoadedInputs {
         }
         progress(.inputsRead(documents: documents.count, files: files.count))
 
-        let snapshotTime = try resolveSnapshotTime(config: config, documents: order.map { (documents[$0]!.document, documents[$0]!.location) })
+        let snapshotTime = try resolveSnapshotTime(config: config, exportTime: exportTimes.min(), documents: order.map { (documents[$0]!.document, documents[$0]!.location) })
         var store = DocumentStore(database: config.database)
         for path in order {
             var document = documents[path]!.document
@@ -122,11 +124,12 @@ struct LoadedInputs {
         return nil
     }
 
-    /// The snapshot time T: `snapshot_time:` or the newest updateTime. Every time must be ≤ T
+    /// The snapshot time T: `snapshot_time:`, else the time a managed or emulator export input
+    /// was taken (the earliest of them), else the newest updateTime. Every time must be ≤ T
     /// (readTime = T must not precede what was read) and T must be after the epoch.
-    private static func resolveSnapshotTime(config: PipelineConfig, documents: [(Document, SourceLocation)]) throws(BuildError) -> Timestamp {
+    private static func resolveSnapshotTime(config: PipelineConfig, exportTime: Timestamp?, documents: [(Document, SourceLocation)]) throws(BuildError) -> Timestamp {
         let newest = documents.compactMap { $0.0.updateTime }.max()
-        guard let snapshotTime = config.snapshotTime ?? newest else {
+        guard let snapshotTime = config.snapshotTime ?? exportTime ?? newest else {
             throw .data(
                 "no input document has an updateTime, so the snapshot time cannot be derived; set snapshot_time: in \(config.file)",
                 location: nil)
