@@ -8,12 +8,12 @@ import Yams
 extension PipelineConfig {
     static let topLevelKeys = [
         "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
-        "retention", "budgets", "leavers", "previous",
+        "retention", "budgets", "leavers", "previous", "fields", "redact",
         "headers", "cors",
     ]
 
     /// The keys of a `bundles:` item.
-    static let bundleKeys = ["id", "documents", "queries", "max_bundle_bytes", "for_each"]
+    static let bundleKeys = ["id", "documents", "queries", "max_bundle_bytes", "for_each", "fields", "redact"]
 
     /// Reads and validates `pipeline.yml`. Every problem is a ``ConfigError`` naming the line.
     public static func load(file: String) throws(ConfigError) -> PipelineConfig {
@@ -103,6 +103,7 @@ extension PipelineConfig {
         }
         let budgets = try top["budgets"].map(SizeBudget.parse) ?? SizeBudget()
 
+        let fieldPolicy = try FieldPolicy.parse(fields: top["fields"], redact: top["redact"])
         let bundlesNode = try top.required("bundles")
         let queryParser = QueryConfigParser(database: database, clients: clients, context: context)
         var bundles: [BundleSpec] = []
@@ -112,7 +113,7 @@ extension PipelineConfig {
             let (fanOut, entries) = try FanOutTemplate.entries(of: bundleNode, bundleKeys: bundleKeys, store: context.store)
             if let fanOut { fanOuts.append(fanOut) }
             for entry in entries {
-                let bundle = try parseBundle(entry.node, binding: entry.binding, queryParser: queryParser)
+                let bundle = try parseBundle(entry.node, binding: entry.binding, queryParser: queryParser, sitePolicy: fieldPolicy)
                 if entry.isStandIn { continue }
                 if let other = bundles.first(where: { $0.id == bundle.id }) {
                     throw entry.node.error("bundle id \"\(bundle.id)\" is used twice (also at \(other.location.map(String.init(describing:)) ?? "?"))")
@@ -125,6 +126,12 @@ extension PipelineConfig {
                     }
                     queryOwners[query.name] = (bundle.id, query.location)
                 }
+                for other in bundles {
+                    if let (collection, _, _) = bundle.conflictingFieldPolicy(with: other) {
+                        throw entry.node.error(
+                            "bundles \"\(other.id)\" and \"\(bundle.id)\" both publish documents of \(collection) with different fields: or redact: rules; clients keep one version of a document, whichever bundle they loaded first, so every bundle must publish the same fields of it (set the rule at the top level)")
+                    }
+                }
                 bundles.append(bundle)
             }
         }
@@ -136,6 +143,7 @@ extension PipelineConfig {
         config.fanOuts = fanOuts
         config.retention = retention
         config.leavers = leavers
+        config.fieldPolicy = fieldPolicy
         config.previous = previous
         config.budgets = budgets
         config.headerPolicy = try HeaderPolicyParser.parse(headers: top["headers"], cors: top["cors"])
@@ -178,7 +186,9 @@ extension PipelineConfig {
         return InputSpec(pattern: pattern, format: format, hints: hints, location: node.location)
     }
 
-    private static func parseBundle(_ node: ConfigNode, binding: FanOutBinding?, queryParser: QueryConfigParser) throws(ConfigError) -> BundleSpec {
+    private static func parseBundle(
+        _ node: ConfigNode, binding: FanOutBinding?, queryParser: QueryConfigParser, sitePolicy: FieldPolicy
+    ) throws(ConfigError) -> BundleSpec {
         let entry = try node.mapping(allowed: bundleKeys)
         let idNode = try entry.required("id")
         let id = try idNode.string()
@@ -211,7 +221,10 @@ extension PipelineConfig {
             throw node.error("bundle \"\(id)\" has neither documents nor queries; it would be empty")
         }
         let maxBytes = try entry["max_bundle_bytes"].map(SizeLimit.parse)
-        return BundleSpec(id: id, documents: documents, queries: queries, location: node.location, maxBytes: maxBytes, fanOut: binding)
+        var bundle = BundleSpec(id: id, documents: documents, queries: queries, location: node.location, maxBytes: maxBytes, fanOut: binding)
+        bundle.fieldPolicy = sitePolicy.overridden(by: try FieldPolicy.parse(fields: entry["fields"], redact: entry["redact"]))
+        for query in queries { try bundle.fieldPolicy.check(query, bundle: id) }
+        return bundle
     }
 }
 

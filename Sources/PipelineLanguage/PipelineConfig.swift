@@ -36,6 +36,8 @@ public struct PipelineConfig: Sendable {
     public var retention = RetentionPolicy.default
     /// How long bundles carry leavers and missing-document markers for returning clients (`leavers:`).
     public var leavers = LeaverPolicy.default
+    /// The site-wide `fields:`/`redact:` rules (each bundle's ``BundleSpec/fieldPolicy`` starts from them).
+    public var fieldPolicy = FieldPolicy()
     /// Where the previous state comes from when the output directory has none (`previous:`).
     public var previous: PreviousSite?
     /// Bundle size limits (`budgets:`).
@@ -114,6 +116,8 @@ public struct BundleSpec: Sendable {
     public var maxBytes: SizeLimit?
     /// The `for_each` value this bundle was made for, if it was.
     public var fanOut: FanOutBinding?
+    /// The fields it publishes: the site's rules with the bundle's own over them.
+    public var fieldPolicy = FieldPolicy()
 
     public init(
         id: String, documents: [ResourcePath], queries: [NamedQuerySpec], location: SourceLocation?, maxBytes: SizeLimit? = nil,

@@ -46,7 +46,7 @@ struct ShipmentPlanner {
             for path in previous?.bundles[selection.id]?.paths ?? [] where entries[path] == nil {
                 let earlier = previous!.bundles[selection.id]!.versions(of: path, since: cutoff)
                 if let document = store.document(at: path) {
-                    let current = versions.shipped(document)
+                    let current = versions.shipped(selection.fieldPolicy.apply(to: document))
                     guard earlier.contains(where: { $0.differs(from: current.updateTime) }) else { continue }
                     entries[path] = .existing(current, queries: [])
                     leaverCount += 1

@@ -17,7 +17,8 @@ public struct QueryResult: Sendable {
 /// "what will the client see?".
 public enum QueryRunner {
     /// Runs the named query `name` of `config` over the config's inputs, resolved exactly as a
-    /// build resolves it (snapshot time, cursors at documents).
+    /// build resolves it (snapshot time, cursors at documents), with the documents as its bundle
+    /// publishes them (`fields:`/`redact:` applied).
     public static func run(namedQuery name: String, config: PipelineConfig) throws(BuildError) -> QueryResult {
         // Names of a for_each over the inputs are known only once the inputs are read.
         if !config.fanOuts.contains(where: \.dependsOnData), namedQuery(name, in: config) == nil {
@@ -25,12 +26,16 @@ public enum QueryRunner {
         }
         let inputs = try LoadedInputs.load(config) { _ in }
         let resolved = try inputs.resolve(config)
-        guard let spec = namedQuery(name, in: resolved) else { throw unknown(name, in: resolved) }
-        return QueryResult(database: config.database, query: spec.query, documents: inputs.store.evaluate(spec.query))
+        guard let (bundle, spec) = namedQuery(name, in: resolved) else { throw unknown(name, in: resolved) }
+        let documents = inputs.store.evaluate(spec.query).map(bundle.fieldPolicy.apply(to:))
+        return QueryResult(database: config.database, query: spec.query, documents: documents)
     }
 
-    private static func namedQuery(_ name: String, in config: PipelineConfig) -> NamedQuerySpec? {
-        config.bundles.lazy.flatMap(\.queries).first { $0.name == name }
+    private static func namedQuery(_ name: String, in config: PipelineConfig) -> (BundleSpec, NamedQuerySpec)? {
+        for bundle in config.bundles {
+            if let query = bundle.queries.first(where: { $0.name == name }) { return (bundle, query) }
+        }
+        return nil
     }
 
     private static func unknown(_ name: String, in config: PipelineConfig) -> BuildError {
