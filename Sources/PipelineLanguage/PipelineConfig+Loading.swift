@@ -8,7 +8,7 @@ import Yams
 extension PipelineConfig {
     static let topLevelKeys = [
         "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
-        "retention", "budgets", "leavers", "previous", "fields", "redact",
+        "retention", "budgets", "leavers", "previous", "fields", "redact", "exposure",
         "headers", "cors",
     ]
 
@@ -144,6 +144,7 @@ extension PipelineConfig {
         config.retention = retention
         config.leavers = leavers
         config.fieldPolicy = fieldPolicy
+        config.exposure = try top["exposure"].map(ExposurePolicy.parse) ?? .default
         config.previous = previous
         config.budgets = budgets
         config.headerPolicy = try HeaderPolicyParser.parse(headers: top["headers"], cors: top["cors"])

@@ -38,6 +38,8 @@ public struct PipelineConfig: Sendable {
     public var leavers = LeaverPolicy.default
     /// The site-wide `fields:`/`redact:` rules (each bundle's ``BundleSpec/fieldPolicy`` starts from them).
     public var fieldPolicy = FieldPolicy()
+    /// What a sensitive-looking published field does (`exposure:`).
+    public var exposure = ExposurePolicy.default
     /// Where the previous state comes from when the output directory has none (`previous:`).
     public var previous: PreviousSite?
     /// Bundle size limits (`budgets:`).

@@ -10,6 +10,9 @@ enum ExitStatus {
     /// A bundle is over its size budget (`budgets.mode: fail`); nothing was published. Not a
     /// sysexits(3) code: none means "policy", and a cron wrapper may well treat it apart.
     static let budgetExceeded = ExitCode(3)
+    /// A bundle publishes a field that looks like personal data or a secret (`exposure.mode:
+    /// fail`); nothing was published.
+    static let exposureFound = ExitCode(4)
     /// The input data is invalid (a malformed export, duplicate documents, bad times).
     static let dataError = ExitCode(65)
     /// An input file or pattern matched nothing or could not be opened.
@@ -40,6 +43,7 @@ enum ExitStatus {
         case .previous: return previousUnavailable
         case .locked: return lockHeld
         case .budgetExceeded: return budgetExceeded
+        case .exposure: return exposureFound
         }
     }
 }

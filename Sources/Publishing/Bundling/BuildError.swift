@@ -23,6 +23,8 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case locked(path: String, holder: BuildLock.Holder?)
     /// Bundles are larger than their `max_bundle_bytes` (with `budgets.mode: fail`).
     case budgetExceeded([BudgetViolation])
+    /// Bundles publish fields that look like personal data or secrets (with `exposure.mode: fail`).
+    case exposure([ExposureFinding])
 
     public var description: String {
         switch self {
@@ -41,6 +43,8 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
                 + "this build stopped without changing anything: run it again when that one has finished, or give it another --output"
         case .budgetExceeded(let violations):
             return violations.map(\.description).joined(separator: "\n") + "\nnothing was published (set budgets.mode: warn to publish anyway)"
+        case .exposure(let findings):
+            return findings.map(\.description).joined(separator: "\n") + "\nnothing was published (exposure.mode: fail)"
         }
     }
 }

@@ -66,6 +66,8 @@ public struct BuildReport: Sendable, Codable, Equatable {
     public var retention: Retention
     /// Bundles over their size budget, with `budgets.mode: warn` (with `fail` the build fails).
     public var budgetWarnings: [BudgetViolation]
+    /// Published fields that look like personal data or secrets (also in `warnings`).
+    public var exposure: [ExposureFinding]
     /// Things worth knowing that did not stop the build (each also in `budgetWarnings` or
     /// about the lock, the previous manifest or retention).
     public var warnings: [String]

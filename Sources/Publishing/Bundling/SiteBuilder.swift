@@ -65,6 +65,9 @@ public struct SiteBuilder: Sendable {
         let plan = ShipmentPlanner(
             previous: previous.history, snapshotTime: inputs.snapshotTime, leavers: config.leavers, floorWithoutHistory: previous.floor
         ).plan(selections, store: inputs.store)
+        let exposure = ExposureScan.findings(in: plan, policies: Dictionary(uniqueKeysWithValues: selections.map { ($0.id, $0.fieldPolicy) }))
+        if config.exposure.mode == .fail, !exposure.isEmpty { throw .exposure(exposure) }
+        warnings += exposure.map(\.description)
 
         let scratch: String
         do throws(PublishError) {
@@ -135,7 +138,7 @@ public struct SiteBuilder: Sendable {
             removedBundles: (published?.manifest.bundles ?? []).map(\.id).filter { id in !built.contains { $0.id == id } },
             manifestChanged: outcome.manifestChanged,
             retention: BuildReport.Retention(retained: retention.retained, deleted: retention.deleted),
-            budgetWarnings: violations, warnings: warnings, dryRun: dryRun, outputDirectory: outputDirectory,
+            budgetWarnings: violations, exposure: exposure, warnings: warnings, dryRun: dryRun, outputDirectory: outputDirectory,
             seconds: (finished - started).seconds,
             timings: BuildReport.Timings(read: (read - started).seconds, bundles: (bundlesBuilt - read).seconds, publish: (finished - bundlesBuilt).seconds))
     }

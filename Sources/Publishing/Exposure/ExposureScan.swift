@@ -1,0 +1,48 @@
+import FirestoreModel
+import PipelineLanguage
+
+/// Looks at the field names, and cheaply at the string values, of every document a build
+/// publishes, for what looks like personal data or a secret (``SensitiveValue``). A field the
+/// bundle's `fields:` rule lists explicitly is meant to be public and is not reported.
+enum ExposureScan {
+    /// The findings of `plan`, per bundle, collection and field (the first document in key order
+    /// as the example), in bundle order.
+    static func findings(in plan: ShipmentPlan, policies: [String: FieldPolicy]) -> [ExposureFinding] {
+        var findings: [ExposureFinding] = []
+        for bundle in plan.bundles {
+            var seen: Set<[String]> = []
+            let policy = policies[bundle.id] ?? FieldPolicy()
+            for case .existing(let document, _) in bundle.entries {
+                let allowed = policy.rule(forCollection: document.path.parent).flatMap { $0.mode == .allow ? $0.fields : nil } ?? []
+                scan(document.fields, at: []) { path, looksLike in
+                    let field = FieldPath(segments: path)
+                    guard !allowed.contains(where: { $0.isPrefix(of: field) }), seen.insert([document.collectionID] + path).inserted else { return }
+                    findings.append(ExposureFinding(
+                        bundle: bundle.id, collection: document.collectionID, field: field.canonicalString, looksLike: looksLike.rawValue,
+                        example: document.path.description))
+                }
+            }
+        }
+        return findings
+    }
+
+    private static func scan(_ map: MapValue, at path: [String], _ report: ([String], SensitiveValue) -> Void) {
+        for field in map.fields {
+            let here = path + [field.key]
+            if let named = SensitiveValue.named(field.key) {
+                report(here, named)
+            } else {
+                scan(field.value, at: here, report)
+            }
+        }
+    }
+
+    private static func scan(_ value: Value, at path: [String], _ report: ([String], SensitiveValue) -> Void) {
+        switch value {
+        case .string(let text): if let looks = SensitiveValue.looking(like: text) { report(path, looks) }
+        case .map(let map): scan(map, at: path, report)
+        case .array(let values): values.forEach { scan($0, at: path, report) }
+        default: break
+        }
+    }
+}
