@@ -149,7 +149,7 @@ public final class EdgeCache: Responder {
         do {
             response = try await origin.respond(to: Self.forwarded(request))
         } catch {
-            return Self.gatewayTimeout(error, CacheOutcome(label: .miss, forwardReason: reason, detail: "origin-unavailable"))
+            return Self.gatewayFailure(error, CacheOutcome(label: .miss, forwardReason: reason, detail: "origin-unavailable"))
         }
         let admission = admit(response, for: request, key: key, requestTime: requestTime, generation: generation)
         return admission.outcome(.miss, forwardReason: reason).label(response)
@@ -168,7 +168,7 @@ public final class EdgeCache: Responder {
             response = try await origin.respond(to: conditional)
         } catch {
             return staleOnError(stored, forwardStatus: nil)
-                ?? Self.gatewayTimeout(error, CacheOutcome(label: .expired, forwardReason: "stale", detail: "origin-unavailable"))
+                ?? Self.gatewayFailure(error, CacheOutcome(label: .expired, forwardReason: "stale", detail: "origin-unavailable"))
         }
         let responseTime = clock.now()
         if response.status == .notModified {
@@ -223,7 +223,7 @@ public final class EdgeCache: Responder {
         do {
             response = try await origin.respond(to: request)
         } catch {
-            return Self.gatewayTimeout(error, outcome)
+            return Self.gatewayFailure(error, outcome)
         }
         if !Self.safeMethods.contains(request.method), response.status.code < 400 {
             state.withLockedValue { $0.store.remove(CacheKey(request)) }
@@ -278,11 +278,11 @@ public final class EdgeCache: Responder {
         return forwarded
     }
 
-    /// `504 Gateway Timeout` for an origin that could not be reached.
-    private static func gatewayTimeout(_ error: OriginUnavailable, _ outcome: CacheOutcome) -> ServerResponse {
+    /// `502 Bad Gateway` or `504 Gateway Timeout` for an origin that could not answer.
+    private static func gatewayFailure(_ error: OriginUnavailable, _ outcome: CacheOutcome) -> ServerResponse {
         outcome.label(
             .plainText(
-                .gatewayTimeout,
+                error.gatewayStatus,
                 "the edge could not reach the origin (\(error.reason)) and has no response it may serve instead."
             )
         )

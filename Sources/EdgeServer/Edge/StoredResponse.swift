@@ -161,9 +161,12 @@ struct StoredResponse: Sendable {
         return max(0, Double(expiry.secondsSince1970) - date)
     }
 
+    /// The first element of the first `Age` line when it is a non-negative integer, else 0 (RFC
+    /// 9111 §5.1: a cache ignores an invalid `Age`; `7200, 0` is 7200).
     private static func ageValue(of fields: HTTPFields) -> Double {
-        var scanner = FieldValueScanner(fields[.age] ?? "")
-        guard let age = scanner.digits(), scanner.isAtEnd else { return 0 }
+        guard let line = fields[values: .age].first else { return 0 }
+        var scanner = FieldValueScanner(line)
+        guard scanner.beginElement(), let age = scanner.digits(), scanner.endElement() else { return 0 }
         return Double(age)
     }
 }
