@@ -13,6 +13,9 @@ extension EdgeCache {
         var generation: UInt64 = 0
         /// The running background refreshes, by the id of the stale response they refresh.
         var refreshes: [UInt64: Task<Void, Never>] = [:]
+        /// The running exchanges with the origin that requests for the same key wait for
+        /// (request collapsing, see ``EdgeCache/collapse``).
+        var exchanges: [CacheKey: Task<ServerResponse, Never>] = [:]
         /// Watches the manifest for a redeploy.
         var monitor: SiteChangeMonitor?
 

@@ -74,6 +74,12 @@ public final class EdgeCache: Responder {
     /// Answers from the store or the origin; never throws (an unreachable origin gives 504 or a
     /// stale response).
     public func respond(to request: ServerRequest) async -> ServerResponse {
+        await respond(to: request, collapsing: true)
+    }
+
+    /// Answers as ``respond(to:)`` does; `collapsing` is false for a request that already waited
+    /// for another's exchange with the origin (it then asks the origin itself).
+    private func respond(to request: ServerRequest, collapsing: Bool) async -> ServerResponse {
         let now = clock.now()
         switch route(request, at: now) {
         case .answer(let response):
@@ -81,10 +87,44 @@ public final class EdgeCache: Responder {
         case .passThrough:
             return await passThrough(request)
         case .fetch(let key, let reason):
-            return await fetch(request, key: key, reason: reason)
+            return await collapse(request, key: key, collapsing: collapsing) {
+                await self.fetch(request, key: key, reason: reason)
+            }
         case .validate(let stored, let key):
-            return await serveStale(stored, for: request, key: key, at: now)
+            if stored.directives.mayServeWhileRevalidating(staleness: -stored.timeToLive(at: now)) {
+                refreshInBackground(stored, for: request, key: key)
+                return stored.served(at: now, as: CacheOutcome(label: .stale, hit: true, forwardReason: "stale"))
+            }
+            return await collapse(request, key: key, collapsing: collapsing) {
+                await self.revalidate(stored, for: request, key: key)
+            }
         }
+    }
+
+    /// Request collapsing, as nginx's `proxy_cache_lock`: the first request that must ask the
+    /// origin about `key` does (`exchange`), and requests for the same key that arrive meanwhile
+    /// wait for it, then answer from what it stored (a `HIT`), or, when it stored nothing their
+    /// request may use (an uncacheable response, another variant), ask the origin themselves.
+    ///
+    /// The exchange runs in a task registered in one critical section with the check for a
+    /// running one, and removes itself once its response is stored, so a request that waited
+    /// always finds it.
+    private func collapse(
+        _ request: ServerRequest, key: CacheKey, collapsing: Bool, _ exchange: @escaping @Sendable () async -> ServerResponse
+    ) async -> ServerResponse {
+        guard collapsing else { return await exchange() }
+        let (exchanging, isFirst) = state.withLockedValue { state in
+            if let running = state.exchanges[key] { return (running, false) }
+            let task = Task {
+                let response = await exchange()
+                self.state.withLockedValue { _ = $0.exchanges.removeValue(forKey: key) }
+                return response
+            }
+            state.exchanges[key] = task
+            return (task, true)
+        }
+        let response = await exchanging.value
+        return isFirst ? response : await respond(to: request, collapsing: false)
     }
 
     /// Waits until every background refresh has finished (for tests, and for an orderly shutdown).
@@ -129,16 +169,6 @@ public final class EdgeCache: Responder {
         case .found(.needsValidation(let stored)):
             return .validate(stored, key)
         }
-    }
-
-    /// Serves a stored response that is not fresh: inside `stale-while-revalidate` → `STALE` and
-    /// a background refresh; otherwise (and always under `no-cache`) revalidate first.
-    private func serveStale(_ stored: StoredResponse, for request: ServerRequest, key: CacheKey, at now: Double) async -> ServerResponse {
-        if stored.directives.mayServeWhileRevalidating(staleness: -stored.timeToLive(at: now)) {
-            refreshInBackground(stored, for: request, key: key)
-            return stored.served(at: now, as: CacheOutcome(label: .stale, hit: true, forwardReason: "stale"))
-        }
-        return await revalidate(stored, for: request, key: key)
     }
 
     /// Forwards a request nothing is stored for and stores the response when allowed.
@@ -216,7 +246,8 @@ public final class EdgeCache: Responder {
     }
 
     /// Forwards a request with a method the edge does not cache (`BYPASS`). A non-error answer to
-    /// an unsafe method invalidates the stored responses of its target (RFC 9111 §4.4).
+    /// an unsafe method invalidates the stored responses of its target and of the same-host URIs
+    /// its `Location` and `Content-Location` name (RFC 9111 §4.4).
     private func passThrough(_ request: ServerRequest) async -> ServerResponse {
         let outcome = CacheOutcome(label: .bypass, forwardReason: "bypass", detail: "method")
         let response: ServerResponse
@@ -226,7 +257,14 @@ public final class EdgeCache: Responder {
             return Self.gatewayFailure(error, outcome)
         }
         if !Self.safeMethods.contains(request.method), response.status.code < 400 {
-            state.withLockedValue { $0.store.remove(CacheKey(request)) }
+            let named = [.location, .contentLocation].compactMap { (name: HTTPField.Name) in
+                response.headerFields[name].flatMap { CacheKey(reference: $0, in: request) }
+            }
+            state.withLockedValue { state in
+                for key in [CacheKey(request)] + named {
+                    state.store.remove(key)
+                }
+            }
         }
         return outcome.label(response)
     }
