@@ -53,7 +53,7 @@ public struct UpstreamAddress: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// An `--upstream` address that cannot be used.
-public struct UpstreamAddressError: Error, Sendable, CustomStringConvertible {
+public struct UpstreamAddressError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The address as given.
     public var url: String
     /// What is wrong with it.
