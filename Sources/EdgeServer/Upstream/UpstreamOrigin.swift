@@ -25,13 +25,11 @@ import NIOHTTP1
 ///
 /// Call ``shutdown()`` once the server has stopped.
 public final class UpstreamOrigin: Responder {
-    private let address: UpstreamAddress
     private let configuration: UpstreamConfiguration
     private let client: HTTPClient
 
     /// Creates an origin that forwards to `configuration.address`, with its own connection pool.
     public init(configuration: UpstreamConfiguration) {
-        address = configuration.address
         self.configuration = configuration
         var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
@@ -51,14 +49,16 @@ public final class UpstreamOrigin: Responder {
     /// Forwards `request` and returns the upstream's response.
     public func respond(to request: ServerRequest) async throws(OriginUnavailable) -> ServerResponse {
         let outgoing = forwardedRequest(request)
+        // The connect and read timeouts say which failure it was; this only bounds the whole.
+        let deadline = configuration.connectTimeout + configuration.readTimeout
         do {
             let response: HTTPClientResponse
             do {
-                response = try await client.execute(outgoing, timeout: configuration.readTimeout + configuration.connectTimeout)
+                response = try await client.execute(outgoing, timeout: deadline)
             } catch ChannelError.ioOnClosedChannel {
                 // A pooled connection the upstream closed as the request was written: nothing
                 // reached the upstream, so sending it again on a new connection is safe.
-                response = try await client.execute(outgoing, timeout: configuration.readTimeout + configuration.connectTimeout)
+                response = try await client.execute(outgoing, timeout: deadline)
             }
             let body = try await response.body.collect(upTo: configuration.maxResponseBodyBytes)
             return Self.forwardedResponse(response, body: body, toHEAD: request.method == .head)
@@ -77,13 +77,13 @@ public final class UpstreamOrigin: Responder {
     private func forwardedRequest(_ request: ServerRequest) -> HTTPClientRequest {
         var target = Self.percentEncodedPath(request.path)
         if let query = request.query { target += "?" + query }
-        var outgoing = HTTPClientRequest(url: address.url(for: target))
+        var outgoing = HTTPClientRequest(url: configuration.address.url(for: target))
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         var fields = request.headerFields.forwarded()
         if let host = fields[.hostField] {
             fields[.xForwardedHost] = host
         }
-        fields[.hostField] = address.authority
+        fields[.hostField] = configuration.address.authority
         outgoing.headers = HTTPHeaders(fields.map { ($0.name.rawName, $0.value) })
         if request.body.readableBytes > 0 || [.post, .put, .patch].contains(request.method) {
             outgoing.body = .bytes(request.body)
