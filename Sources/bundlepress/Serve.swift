@@ -17,6 +17,12 @@ struct Serve: AsyncParsableCommand {
             Prints one line, "Serving <dir> at http://<host>:<port>/", once it is listening. \
             SIGINT or SIGTERM stop it gracefully (requests in flight are answered); a second \
             signal stops it at once.
+
+            With --upstream URL the edge is a caching reverse proxy in front of that HTTP origin \
+            instead (the Firebase Hosting emulator, a function that builds bundles, a staging \
+            server): every method and header is forwarded (hop-by-hop fields removed, Via added), \
+            cacheable responses are stored and served as a shared cache (RFC 9111), and an \
+            unreachable upstream gives 502, a silent one 504, each with a line on standard error.
             """
     )
 
@@ -32,6 +38,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one (printed in the Serving line).")
     var port = 8080
 
+    @Option(help: "Forward to this HTTP origin (http://host[:port][/prefix]) instead of serving a site directory.")
+    var upstream: String?
+
     @Flag(name: .customLong("no-edge"), help: "Serve as a bare origin, without the simulated CDN edge cache in front.")
     var noEdge = false
 
@@ -42,10 +51,30 @@ struct Serve: AsyncParsableCommand {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535 (0 picks a free port), found \(port)")
         }
+        if let upstream {
+            guard config == nil, dir == nil else {
+                throw ValidationError("--upstream serves another origin: it takes neither --config nor --dir")
+            }
+            do {
+                _ = try UpstreamAddress(parsing: upstream)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
     }
 
     func run() async throws {
         var terminal = Terminal()
+        if let upstream {
+            let address = try UpstreamAddress(parsing: upstream)
+            let origin = UpstreamOrigin(configuration: UpstreamConfiguration(address: address, failureLog: Self.logLine))
+            let chain = ResponderChain.serve(origin: origin, edge: noEdge ? nil : EdgeConfiguration())
+            // Bodies go upstream (PUT, POST): allow more than a static site needs.
+            let limits = ConnectionLimits(maxRequestBodyBytes: Self.upstreamRequestBodyBytes)
+            try await serve(chain, limits: limits, describing: address.description, terminal: &terminal)
+            await origin.shutdown()
+            return
+        }
         let (directory, policy) = try site(terminal: &terminal)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -55,7 +84,18 @@ struct Serve: AsyncParsableCommand {
         // A new manifest on disk means "the site was redeployed": the edge purges everything.
         let edge = noEdge ? nil : EdgeConfiguration(watchedFile: (directory as NSString).appendingPathComponent("bundles/manifest.json"))
         let chain = ResponderChain.serve(origin: SiteOrigin(directory: directory, policy: policy), edge: edge)
-        let configuration = ServerConfiguration(host: host, port: port, accessLog: quiet ? nil : .standardError)
+        try await serve(chain, limits: ConnectionLimits(), describing: directory, terminal: &terminal)
+    }
+
+    /// The largest request body forwarded to an upstream.
+    private static let upstreamRequestBodyBytes = 16 << 20
+
+    /// Standard error, one line per call.
+    private static let logLine: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+
+    /// Listens, prints the Serving line, and answers with `chain` until a signal stops the server.
+    private func serve(_ chain: ResponderChain, limits: ConnectionLimits, describing origin: String, terminal: inout Terminal) async throws {
+        let configuration = ServerConfiguration(host: host, port: port, limits: limits, accessLog: quiet ? nil : .standardError)
         let server: EdgeServer
         do {
             server = try await EdgeServer.start(configuration: configuration, responder: chain.responder)
@@ -72,7 +112,7 @@ struct Serve: AsyncParsableCommand {
         let signals = Self.shutDownOnSignals(server)
         defer { signals.forEach { $0.cancel() } }
         let urlHost = host.contains(":") ? "[\(host)]" : host
-        FileHandle.standardOutput.write(Data("Serving \(directory) at http://\(urlHost):\(server.port)/\n".utf8))
+        FileHandle.standardOutput.write(Data("Serving \(origin) at http://\(urlHost):\(server.port)/\n".utf8))
         await server.run()
     }
 

@@ -11,20 +11,43 @@ import Testing
         response.text.split(separator: " ").dropFirst(3).first.flatMap { Int($0) }
     }
 
-    /// Two misses for the same variant both go to the origin; the later admission replaces the
-    /// earlier one, so one response is stored.
-    @Test func concurrentMissesForOneVariantStoreOneResponse() async {
-        let fixture = EdgeFixture(cacheControl: "max-age=600")
+    /// Sends a request the closed origin holds, then `followers` requests for the same key once
+    /// the first has reached the origin, opens the origin when all of them wait for the first,
+    /// and returns the responses, the first's first.
+    static func collapsedResponses(_ fixture: EdgeFixture, followers: Int) async -> [ServerResponse] {
         await fixture.origin.close()
-        async let first = fixture.get()
-        async let second = fixture.get()
-        while await fixture.originRequests < 2 {
+        let first = Task { await fixture.get() }
+        while await fixture.originRequests < 1 {
             await Task.yield()
         }
-        await fixture.origin.open()
-        #expect(await [first.cacheStatus, second.cacheStatus] == ["edge; fwd=uri-miss; stored", "edge; fwd=uri-miss; stored"])
-        #expect(fixture.immediately()?.xCache == "HIT")
+        return await withTaskGroup(of: ServerResponse.self) { group in
+            for _ in 0..<followers {
+                group.addTask { await fixture.get() }
+            }
+            while fixture.edge.requestsWaitingForOrigin(like: ServerRequest(method: .get, path: "/manifest.json")) < followers {
+                await Task.yield()
+            }
+            await fixture.origin.open()
+            return await [first.value] + group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    /// Request collapsing: misses for one key that arrive while the first is with the origin
+    /// wait for it and are answered from what it stored, with one request to the origin.
+    @Test func concurrentMissesForOneKeyMakeOneOriginRequest() async {
+        let fixture = EdgeFixture(cacheControl: "max-age=600")
+        let responses = await Self.collapsedResponses(fixture, followers: 2)
+        #expect(responses.map(\.cacheStatus) == ["edge; fwd=uri-miss; stored"] + Array(repeating: "edge; hit; ttl=600; detail=collapsed", count: 2))
+        #expect(await fixture.originRequests == 1)
         #expect(Self.purgedCount(await fixture.purge()) == 1)
+    }
+
+    /// Requests that waited for a response the edge could not store ask the origin themselves.
+    @Test func requestsThatWaitedForAnUncacheableResponseAskTheOrigin() async {
+        let fixture = EdgeFixture(cacheControl: "no-store")
+        let responses = await Self.collapsedResponses(fixture, followers: 1)
+        #expect(responses.map(\.xCache) == ["BYPASS", "BYPASS"])
+        #expect(await fixture.originRequests == 2)
     }
 
     /// A background refresh whose request went out before a purge stores nothing when it comes

@@ -49,4 +49,25 @@ import Testing
         #expect(CacheDirectives([.cacheControl: "max-age=5"]).mayServeOnError(staleness: 1000))
         #expect(!CacheDirectives([.cacheControl: "max-age=5, no-cache, stale-while-revalidate=9"]).mayServeWhileRevalidating(staleness: 1))
     }
+
+    /// RFC 9213: a valid `CDN-Cache-Control` replaces `Cache-Control` for the edge.
+    @Test func aValidCDNCacheControlReplacesCacheControl() {
+        let directives = CacheDirectives([.cacheControl: "no-store, max-age=5", .cdnCacheControl: "max-age=600, stale-if-error=60, no-cache=(\"a\")"])
+        #expect(!directives.noStore)
+        #expect(directives.maxAge == 600)
+        #expect(directives.staleIfError == 60)
+        #expect(directives.noCache)
+    }
+
+    /// An invalid dictionary, or a known directive of the wrong type, leaves `Cache-Control` in charge.
+    @Test(arguments: ["max-age=10000, &&&&&", "max-age=\"10000\"", "MaX-aGe=3600", "max-age=-1", "private=1", "max-age=10,"])
+    func anInvalidCDNCacheControlIsIgnored(value: String) {
+        let directives = CacheDirectives([.cacheControl: "no-store", .cdnCacheControl: value])
+        #expect(directives.noStore)
+        #expect(directives.maxAge == nil)
+    }
+
+    @Test func mustUnderstandIsParsed() {
+        #expect(CacheDirectives([.cacheControl: "no-store, must-understand"]).mustUnderstand)
+    }
 }

@@ -130,4 +130,41 @@ import Testing
         #expect(await fixture.get().cacheStatus == "origin-cache; hit, edge; fwd=uri-miss; stored")
         #expect(await fixture.get().cacheStatus == "origin-cache; hit, edge; hit; ttl=60")
     }
+
+    /// RFC 9111 §5.1: the first element of the first `Age` line counts; one that is not a
+    /// non-negative integer is ignored.
+    @Test(arguments: [("7200, 0", "REVALIDATED"), ("0, 7200", "HIT"), ("-1", "HIT"), ("1.5", "HIT"), ("old", "HIT")])
+    func ageUsesTheFirstValidElement(age: String, second: String) async {
+        let fixture = EdgeFixture(cacheControl: "max-age=3600")
+        await fixture.origin.set(extraFields: [.age: age])
+        _ = await fixture.get()
+        #expect(await fixture.get().xCache == second)
+    }
+
+    /// `Expires` on several lines is invalid, so the response is stale at once (RFC 9111 §5.3).
+    @Test func expiresOnSeveralLinesIsExpired() async {
+        let fixture = EdgeFixture(cacheControl: nil)
+        let future = HTTPDate(secondsSince1970: Int64(fixture.clock.now) + 3600).imfFixdate
+        var fields = HTTPFields()
+        fields.append(HTTPField(name: .expires, value: future))
+        fields.append(HTTPField(name: .expires, value: future))
+        await fixture.origin.set(extraFields: fields)
+        _ = await fixture.get()
+        #expect(await fixture.get().xCache == "REVALIDATED")
+        await fixture.origin.set(extraFields: [.expires: future])
+        _ = await fixture.get(path: "/one")
+        #expect(await fixture.get(path: "/one").xCache == "HIT")
+    }
+
+    /// Heuristic freshness (RFC 9111 §4.2.2): 10% of the time since `Last-Modified`, at most a
+    /// day, only for heuristically cacheable statuses.
+    @Test(arguments: [(HTTPResponse.Status.ok, 1_000.0, "edge; hit; ttl=100"), (.ok, 30 * 86_400, "edge; hit; ttl=86400"),
+        (.found, 1_000.0, "edge; fwd=uri-miss; detail=status")])
+    func heuristicFreshnessFromLastModified(status: HTTPResponse.Status, modifiedAgo: Double, second: String) async {
+        let fixture = EdgeFixture(cacheControl: nil)
+        await fixture.origin.set(status: status)
+        await fixture.origin.set(extraFields: [.lastModified: HTTPDate(secondsSince1970: Int64(fixture.clock.now - modifiedAgo)).imfFixdate])
+        _ = await fixture.get()
+        #expect(await fixture.get().cacheStatus == second)
+    }
 }

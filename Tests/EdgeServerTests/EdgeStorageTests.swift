@@ -61,14 +61,29 @@ import Testing
         #expect(await fixture.get().xCache == "MISS")
     }
 
-    @Test func statusesOutsideTheListAreNotStored() async {
-        let fixture = EdgeFixture(cacheControl: "max-age=60")
+    /// RFC 9111 §3: a status outside the heuristically cacheable list is stored only with
+    /// explicit freshness; a listed one also without.
+    @Test func statusesOutsideTheListAreStoredOnlyWithExplicitFreshness() async {
+        let fixture = EdgeFixture(cacheControl: nil)
         await fixture.origin.set(status: .found)
         #expect(await fixture.get().cacheStatus == "edge; fwd=uri-miss; detail=status")
         #expect(await fixture.get().xCache == "MISS")
+        await fixture.origin.set(cacheControl: "max-age=60")
+        #expect(await fixture.get(query: "302").cacheStatus == "edge; fwd=uri-miss; stored")
+        #expect(await fixture.get(query: "302").xCache == "HIT")
         await fixture.origin.set(status: .notFound)
         #expect(await fixture.get(query: "404").xCache == "MISS")
         #expect(await fixture.get(query: "404").xCache == "HIT")
+    }
+
+    /// `must-understand` (RFC 9111 §5.2.2.3): a status the edge understands is stored despite
+    /// `no-store`; another is not.
+    @Test(arguments: [(HTTPResponse.Status.ok, "HIT"), (HTTPResponse.Status(code: 299), "BYPASS")])
+    func mustUnderstandOverridesNoStoreOnlyForUnderstoodStatuses(status: HTTPResponse.Status, second: String) async {
+        let fixture = EdgeFixture(cacheControl: "max-age=60, no-store, must-understand")
+        await fixture.origin.set(status: status)
+        _ = await fixture.get()
+        #expect(await fixture.get().xCache == second)
     }
 
     /// RFC 9111 §3.5: a response to a request with `Authorization` is stored only when the

@@ -71,7 +71,7 @@ actor ScriptedOrigin: Responder {
             await withCheckedContinuation { gate?.append($0) }
         }
         if isDown {
-            throw OriginUnavailable(reason: "connection refused")
+            throw OriginUnavailable(.unreachable, reason: "connection refused")
         }
         var fields = extraFields
         fields[.eTag] = "\"\(version)\""

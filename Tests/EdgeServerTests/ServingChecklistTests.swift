@@ -37,6 +37,7 @@ struct ServingChecklistTests {
             #expect(response["Last-Modified"]?.hasSuffix(" GMT") == true)
             #expect(response["Date"]?.hasSuffix(" GMT") == true)
             #expect(response["Cache-Control"] == "public, max-age=31536000, immutable")
+            #expect(response["Accept-Ranges"] == "bytes")
             #expect(response["X-Content-Type-Options"] == "nosniff")
         }
     }

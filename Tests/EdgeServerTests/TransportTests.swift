@@ -281,7 +281,7 @@ struct TransportTests {
     @Test func aLayerThatCannotReachItsOriginGets502() async throws {
         struct Unreachable: Responder {
             func respond(to request: ServerRequest) async throws(OriginUnavailable) -> ServerResponse {
-                throw OriginUnavailable(reason: "connection refused")
+                throw OriginUnavailable(.unreachable, reason: "connection refused")
             }
         }
         try await withServer(responder: Unreachable()) { server in

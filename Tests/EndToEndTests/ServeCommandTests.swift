@@ -142,6 +142,49 @@ struct ServeCommandTests {
         #expect(try await first.stop() == 0)
     }
 
+    /// `--upstream`: the edge in front of a real origin, here another `bundlepress serve
+    /// --no-edge` process: a miss, then a hit the origin never sees, `Via` added, and a 502 with
+    /// a log line once the origin is gone.
+    @Test func upstreamPutsTheEdgeInFrontOfAnotherOrigin() async throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        #expect(try example.run("build", "--quiet").status == 0)
+        let origin = try ServeProcess(["--port", "0", "--no-edge"], in: example.path)
+        let originURL = try #require(try await origin.waitForURL(), "no Serving line: \(origin.stderr)")
+        let upstream = "http://127.0.0.1:\(try #require(originURL.port))"
+        let proxy = try ServeProcess(["--upstream", upstream, "--port", "0", "--quiet"], in: example.path)
+        let base = try #require(try await proxy.waitForURL(), "no Serving line: \(proxy.stderr)")
+        #expect(proxy.stdout == "Serving \(upstream) at \(base.absoluteString)\n")
+        let manifest = base.appendingPathComponent("bundles/manifest.json")
+        var labels: [String?] = []
+        for _ in 0..<2 {
+            let (body, response) = try await URLSession.shared.data(from: manifest)
+            let http = try #require(response as? HTTPURLResponse)
+            #expect(http.statusCode == 200)
+            #expect(http.value(forHTTPHeaderField: "Via") == "1.1 bundlepress")
+            #expect(body == (try Data(contentsOf: URL(fileURLWithPath: example.file("site/bundles/manifest.json")))))
+            labels.append(http.value(forHTTPHeaderField: "X-Cache"))
+        }
+        #expect(labels == ["MISS", "HIT"])
+        #expect(origin.stderr.components(separatedBy: "GET /bundles/manifest.json").count == 2, "\(origin.stderr)")
+        #expect(try await origin.stop() == 0)
+        let (_, gone) = try await URLSession.shared.data(from: base.appendingPathComponent("index.html"))
+        #expect((gone as? HTTPURLResponse)?.statusCode == 502)
+        #expect(try await proxy.stop() == 0)
+        #expect(proxy.stderr.contains("upstream GET \(upstream)/index.html failed: "), "\(proxy.stderr)")
+    }
+
+    @Test func upstreamUsageErrors() throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        let scheme = try example.run("serve", "--upstream", "ftp://127.0.0.1:21")
+        #expect(scheme.status == 64, "\(scheme)")
+        #expect(scheme.stderr.contains("invalid upstream address ftp://127.0.0.1:21: the scheme must be http or https, found ftp"), "\(scheme)")
+        let withDir = try example.run("serve", "--upstream", "http://127.0.0.1:5000", "--dir", "site")
+        #expect(withDir.status == 64, "\(withDir)")
+        #expect(withDir.stderr.contains("--upstream serves another origin: it takes neither --config nor --dir"), "\(withDir)")
+    }
+
     /// Under an open-file limit too low for the connection cap (here 128: a quarter is kept for
     /// the server's own descriptors), serve says how many connections it holds, and the one over
     /// that gets 503 at once instead of waiting in the listen queue.

@@ -15,9 +15,24 @@ enum Admission: Equatable, Sendable {
     /// (RFC 9110 §15.1 "heuristically cacheable" plus 206).
     static let storableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
+    /// Statuses whose caching semantics the edge implements, for `must-understand` (RFC 9111
+    /// §5.2.2.3): the heuristically cacheable ones and the other final statuses of RFC 9110 a
+    /// response may be stored with when it has explicit freshness.
+    static let understoodStatuses: Set<Int> = storableStatuses.union([302, 303, 307, 400, 403, 500, 502, 503, 504])
+
     /// Decides from the response's directives and status and the request's `Authorization`.
+    ///
+    /// Any final status may be stored with explicit freshness (`max-age`, `s-maxage`, `Expires`,
+    /// `public`, RFC 9111 §3); without it, only ``storableStatuses``. A response with
+    /// `must-understand` is stored only for an ``understoodStatuses`` status, and then its
+    /// `no-store` does not count.
     init(_ response: ServerResponse, directives: CacheDirectives, request: ServerRequest) {
-        if directives.noStore {
+        let status = response.status.code
+        let explicitlyCacheable = directives.isPublic || directives.maxAge != nil || directives.sharedMaxAge != nil
+            || response.headerFields[.expires] != nil
+        if directives.mustUnderstand, !Self.understoodStatuses.contains(status) {
+            self = .bypass(detail: "must-understand")
+        } else if directives.noStore, !directives.mustUnderstand {
             self = .bypass(detail: "no-store")
         } else if directives.isPrivate {
             self = .bypass(detail: "private")
@@ -25,7 +40,7 @@ enum Admission: Equatable, Sendable {
             !(directives.isPublic || directives.sharedMaxAge != nil || directives.mustRevalidate)
         {
             self = .bypass(detail: "authorization")
-        } else if !Self.storableStatuses.contains(response.status.code) {
+        } else if status < 200 || !(Self.storableStatuses.contains(status) || explicitlyCacheable) {
             self = .skip(detail: "status")
         } else {
             self = .store

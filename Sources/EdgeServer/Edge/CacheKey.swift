@@ -8,4 +8,25 @@ struct CacheKey: Hashable, Sendable {
         path = request.path
         query = request.query
     }
+
+    /// The key of the URI a `Location` or `Content-Location` value in the response to `request`
+    /// names (RFC 9111 §4.4), or nil when it names another host or cannot be read: an absolute
+    /// URI on the host the request named, an absolute path, or a path relative to the request's.
+    init?(reference: String, in request: ServerRequest) {
+        var target = Substring(reference.prefix { $0 != "#" })
+        if let schemeEnd = target.range(of: "://") {
+            let rest = target[schemeEnd.upperBound...]
+            let authority = rest.prefix { $0 != "/" && $0 != "?" }
+            guard let host = request.headerFields[.hostField], authority.lowercased() == host.lowercased() else { return nil }
+            target = rest[authority.endIndex...]
+            if !target.hasPrefix("/") { target = "/" + target }
+        } else if target.hasPrefix("//") {
+            return nil
+        } else if !target.hasPrefix("/") {
+            target = request.path[...(request.path.lastIndex(of: "/") ?? request.path.startIndex)] + target
+        }
+        guard let parsed = try? RequestTarget(parsing: String(target)) else { return nil }
+        path = parsed.path
+        query = parsed.query
+    }
 }

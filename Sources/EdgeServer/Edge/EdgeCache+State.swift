@@ -13,8 +13,17 @@ extension EdgeCache {
         var generation: UInt64 = 0
         /// The running background refreshes, by the id of the stale response they refresh.
         var refreshes: [UInt64: Task<Void, Never>] = [:]
+        /// The running exchanges with the origin that requests for the same key wait for
+        /// (request collapsing).
+        var exchanges: [CacheKey: Exchange] = [:]
         /// Watches the manifest for a redeploy.
         var monitor: SiteChangeMonitor?
+
+        /// One request's exchange with the origin, and how many requests wait for it.
+        struct Exchange: Sendable {
+            var task: Task<ServerResponse, Never>
+            var waiting = 0
+        }
 
         /// Removes the stored responses `target` names and returns how many there were.
         @discardableResult

@@ -74,6 +74,13 @@ public final class EdgeCache: Responder {
     /// Answers from the store or the origin; never throws (an unreachable origin gives 504 or a
     /// stale response).
     public func respond(to request: ServerRequest) async -> ServerResponse {
+        await respond(to: request, collapsing: true)
+    }
+
+    /// Answers as ``respond(to:)`` does; `collapsing` is false for a request that already waited
+    /// for another's exchange with the origin (it then asks the origin itself, see
+    /// ``collapse(_:key:collapsing:_:)``).
+    func respond(to request: ServerRequest, collapsing: Bool) async -> ServerResponse {
         let now = clock.now()
         switch route(request, at: now) {
         case .answer(let response):
@@ -81,9 +88,17 @@ public final class EdgeCache: Responder {
         case .passThrough:
             return await passThrough(request)
         case .fetch(let key, let reason):
-            return await fetch(request, key: key, reason: reason)
+            return await collapse(request, key: key, collapsing: collapsing) {
+                await self.fetch(request, key: key, reason: reason)
+            }
         case .validate(let stored, let key):
-            return await serveStale(stored, for: request, key: key, at: now)
+            if stored.directives.mayServeWhileRevalidating(staleness: -stored.timeToLive(at: now)) {
+                refreshInBackground(stored, for: request, key: key)
+                return stored.served(at: now, as: CacheOutcome(label: .stale, hit: true, forwardReason: "stale"))
+            }
+            return await collapse(request, key: key, collapsing: collapsing) {
+                await self.revalidate(stored, for: request, key: key)
+            }
         }
     }
 
@@ -131,16 +146,6 @@ public final class EdgeCache: Responder {
         }
     }
 
-    /// Serves a stored response that is not fresh: inside `stale-while-revalidate` → `STALE` and
-    /// a background refresh; otherwise (and always under `no-cache`) revalidate first.
-    private func serveStale(_ stored: StoredResponse, for request: ServerRequest, key: CacheKey, at now: Double) async -> ServerResponse {
-        if stored.directives.mayServeWhileRevalidating(staleness: -stored.timeToLive(at: now)) {
-            refreshInBackground(stored, for: request, key: key)
-            return stored.served(at: now, as: CacheOutcome(label: .stale, hit: true, forwardReason: "stale"))
-        }
-        return await revalidate(stored, for: request, key: key)
-    }
-
     /// Forwards a request nothing is stored for and stores the response when allowed.
     private func fetch(_ request: ServerRequest, key: CacheKey, reason: String) async -> ServerResponse {
         let requestTime = clock.now()
@@ -149,7 +154,7 @@ public final class EdgeCache: Responder {
         do {
             response = try await origin.respond(to: Self.forwarded(request))
         } catch {
-            return Self.gatewayTimeout(error, CacheOutcome(label: .miss, forwardReason: reason, detail: "origin-unavailable"))
+            return Self.gatewayFailure(error, CacheOutcome(label: .miss, forwardReason: reason, detail: "origin-unavailable"))
         }
         let admission = admit(response, for: request, key: key, requestTime: requestTime, generation: generation)
         return admission.outcome(.miss, forwardReason: reason).label(response)
@@ -168,7 +173,7 @@ public final class EdgeCache: Responder {
             response = try await origin.respond(to: conditional)
         } catch {
             return staleOnError(stored, forwardStatus: nil)
-                ?? Self.gatewayTimeout(error, CacheOutcome(label: .expired, forwardReason: "stale", detail: "origin-unavailable"))
+                ?? Self.gatewayFailure(error, CacheOutcome(label: .expired, forwardReason: "stale", detail: "origin-unavailable"))
         }
         let responseTime = clock.now()
         if response.status == .notModified {
@@ -216,17 +221,25 @@ public final class EdgeCache: Responder {
     }
 
     /// Forwards a request with a method the edge does not cache (`BYPASS`). A non-error answer to
-    /// an unsafe method invalidates the stored responses of its target (RFC 9111 §4.4).
+    /// an unsafe method invalidates the stored responses of its target and of the same-host URIs
+    /// its `Location` and `Content-Location` name (RFC 9111 §4.4).
     private func passThrough(_ request: ServerRequest) async -> ServerResponse {
         let outcome = CacheOutcome(label: .bypass, forwardReason: "bypass", detail: "method")
         let response: ServerResponse
         do {
             response = try await origin.respond(to: request)
         } catch {
-            return Self.gatewayTimeout(error, outcome)
+            return Self.gatewayFailure(error, outcome)
         }
         if !Self.safeMethods.contains(request.method), response.status.code < 400 {
-            state.withLockedValue { $0.store.remove(CacheKey(request)) }
+            let named = [.location, .contentLocation].compactMap { (name: HTTPField.Name) in
+                response.headerFields[name].flatMap { CacheKey(reference: $0, in: request) }
+            }
+            state.withLockedValue { state in
+                for key in [CacheKey(request)] + named {
+                    state.store.remove(key)
+                }
+            }
         }
         return outcome.label(response)
     }
@@ -278,11 +291,11 @@ public final class EdgeCache: Responder {
         return forwarded
     }
 
-    /// `504 Gateway Timeout` for an origin that could not be reached.
-    private static func gatewayTimeout(_ error: OriginUnavailable, _ outcome: CacheOutcome) -> ServerResponse {
+    /// `502 Bad Gateway` or `504 Gateway Timeout` for an origin that could not answer.
+    private static func gatewayFailure(_ error: OriginUnavailable, _ outcome: CacheOutcome) -> ServerResponse {
         outcome.label(
             .plainText(
-                .gatewayTimeout,
+                error.gatewayStatus,
                 "the edge could not reach the origin (\(error.reason)) and has no response it may serve instead."
             )
         )

@@ -19,8 +19,8 @@ struct StoredResponse: Sendable {
     /// The secondary key (the `Vary`'d request fields).
     let selecting: SelectingHeaders
     private(set) var directives: CacheDirectives
-    /// `s-maxage`, else `max-age`, else `Expires` − `Date` (RFC 9111 §4.2.1). Without any of them
-    /// the lifetime is 0: heuristic freshness is off, so results stay deterministic.
+    /// `s-maxage`, else `max-age`, else `Expires` − `Date` (RFC 9111 §4.2.1); without any of
+    /// them, the heuristic lifetime (see ``heuristicLifetime(status:directives:lastModified:date:)``).
     private var freshnessLifetime: Double = 0
     /// When the request that produced (or last validated) the response was sent.
     private var requestTime: Double
@@ -151,19 +151,40 @@ struct StoredResponse: Sendable {
         }
         response.headerFields = kept
         dateValue = kept[.date].flatMap(HTTPDate.init).map { Double($0.secondsSince1970) }
-        freshnessLifetime = Self.freshnessLifetime(directives, expires: kept[.expires], date: dateValue ?? responseTime)
+        let date = dateValue ?? responseTime
+        freshnessLifetime = Self.explicitLifetime(directives, expires: kept[values: .expires], date: date)
+            ?? Self.heuristicLifetime(status: response.status.code, directives: directives, lastModified: kept[.lastModified], date: date)
     }
 
-    private static func freshnessLifetime(_ directives: CacheDirectives, expires: String?, date: Double) -> Double {
+    /// The explicit lifetime, or nil when the response has none. An `Expires` that is not one
+    /// valid date (or comes on several lines) means "already expired" (RFC 9111 §5.3).
+    private static func explicitLifetime(_ directives: CacheDirectives, expires: [String], date: Double) -> Double? {
         if let sharedMaxAge = directives.sharedMaxAge { return Double(sharedMaxAge) }
         if let maxAge = directives.maxAge { return Double(maxAge) }
-        guard let expiry = expires.flatMap(HTTPDate.init) else { return 0 }
+        guard let first = expires.first else { return nil }
+        guard expires.count == 1, let expiry = HTTPDate(first) else { return 0 }
         return max(0, Double(expiry.secondsSince1970) - date)
     }
 
+    /// Heuristic freshness (RFC 9111 §4.2.2), as Apache Traffic Server and Squid compute it: 10%
+    /// of the time since `Last-Modified`, at most a day, for a heuristically cacheable status (or
+    /// `public`); 0 without a valid `Last-Modified`.
+    private static func heuristicLifetime(status: Int, directives: CacheDirectives, lastModified: String?, date: Double) -> Double {
+        guard Admission.storableStatuses.contains(status) || directives.isPublic,
+            let modified = lastModified.flatMap(HTTPDate.init)
+        else { return 0 }
+        return min(max(0, (date - Double(modified.secondsSince1970)) / 10), Self.maxHeuristicLifetime)
+    }
+
+    /// The longest heuristic freshness lifetime: one day.
+    static let maxHeuristicLifetime: Double = 86_400
+
+    /// The first element of the first `Age` line when it is a non-negative integer, else 0 (RFC
+    /// 9111 §5.1: a cache ignores an invalid `Age`; `7200, 0` is 7200).
     private static func ageValue(of fields: HTTPFields) -> Double {
-        var scanner = FieldValueScanner(fields[.age] ?? "")
-        guard let age = scanner.digits(), scanner.isAtEnd else { return 0 }
+        guard let line = fields[values: .age].first else { return 0 }
+        var scanner = FieldValueScanner(line)
+        guard scanner.beginElement(), let age = scanner.digits(), scanner.endElement() else { return 0 }
         return Double(age)
     }
 }

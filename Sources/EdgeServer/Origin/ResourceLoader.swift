@@ -52,12 +52,15 @@ struct ResourceLoader: Sendable {
         return resource
     }
 
-    /// The fields both representations share: content type, Vary and the header policy's
-    /// fields (a policy `Content-Type` replaces the one chosen by extension).
+    /// The fields both representations share: content type, Vary, `Accept-Ranges: bytes` (the
+    /// ``ConditionalResponder`` in front serves single ranges of every file, serving.md §3 item 1)
+    /// and the header policy's fields (a policy `Content-Type` replaces the one chosen by
+    /// extension).
     private func baseFields(forSitePath sitePath: String) -> HTTPFields {
         var fields: HTTPFields = [
             .contentType: ContentTypes.contentType(forPath: sitePath),
             .vary: "Accept-Encoding",
+            .acceptRanges: "bytes",
         ]
         for field in policy.headers(forPath: sitePath) {
             guard let name = HTTPField.Name(field.name) else { continue }

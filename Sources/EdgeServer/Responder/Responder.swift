@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// One layer of the server: turns a request into a response.
 ///
 /// Layers compose from the outside in: the transport calls the conditional/range layer, which
@@ -33,12 +35,32 @@ extension Responder {
 
 /// The origin behind a layer could not be reached or failed, with the reason for the log.
 public struct OriginUnavailable: Error, Sendable, CustomStringConvertible {
+    /// How the origin failed, which decides the gateway status the client gets.
+    public enum Failure: Sendable {
+        /// No usable answer: the connection was refused or reset, or the answer was not valid
+        /// HTTP (`502 Bad Gateway`, as nginx answers).
+        case unreachable
+        /// No answer in time (`504 Gateway Timeout`).
+        case timedOut
+    }
+
+    /// How the origin failed.
+    public var failure: Failure
     /// Why the origin could not answer.
     public var reason: String
 
     /// Creates the error.
-    public init(reason: String) {
+    public init(_ failure: Failure, reason: String) {
+        self.failure = failure
         self.reason = reason
+    }
+
+    /// The status a client gets when nothing may be served instead: 502 or 504.
+    public var gatewayStatus: HTTPResponse.Status {
+        switch failure {
+        case .unreachable: .badGateway
+        case .timedOut: .gatewayTimeout
+        }
     }
 
     public var description: String { "origin unavailable: \(reason)" }

@@ -1,4 +1,5 @@
 import HTTPTypes
+import NIOCore
 
 /// A request as every ``Responder`` layer sees it, after the transport has parsed and checked it.
 ///
@@ -15,6 +16,9 @@ public struct ServerRequest: Sendable {
     public var headerFields: HTTPFields
     /// Whether the peer connected from a loopback address (loopback-only endpoints check this).
     public var isFromLoopback: Bool
+    /// The request body, whole (the transport reads at most
+    /// ``ConnectionLimits/maxRequestBodyBytes`` of it); empty for requests without one.
+    public var body: ByteBuffer
 
     /// Creates a request.
     public init(
@@ -22,12 +26,14 @@ public struct ServerRequest: Sendable {
         path: String,
         query: String? = nil,
         headerFields: HTTPFields = [:],
-        isFromLoopback: Bool = true
+        isFromLoopback: Bool = true,
+        body: ByteBuffer = ByteBuffer()
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headerFields = headerFields
         self.isFromLoopback = isFromLoopback
+        self.body = body
     }
 }

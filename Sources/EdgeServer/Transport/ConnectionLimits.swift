@@ -7,8 +7,8 @@ public struct ConnectionLimits: Sendable {
     /// Largest request head (request line plus header fields) in bytes; larger gets 431. A
     /// target too long for this limit also gets 431, as the head is read before it is parsed.
     public var maxRequestHeadBytes: Int
-    /// Largest request body in bytes (bodies are read only to keep the connection in step);
-    /// larger gets 413 and the connection is closed.
+    /// Largest request body in bytes (read whole, and forwarded to an upstream origin; the site
+    /// origin ignores it); larger gets 413 and the connection is closed.
     public var maxRequestBodyBytes: Int
     /// How long a client has to send a complete request once it has started one (or once it
     /// connected). Past it the connection is closed: slow-header ("slowloris") clients cannot

@@ -28,6 +28,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// A request read completely (or until its body went over the limit).
     private struct ReceivedRequest {
         var head: HTTPRequestHead
+        var body: ByteBuffer
         var bodyTooLarge: Bool
     }
 
@@ -39,8 +40,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// The peer's address for the access log, and whether it is loopback.
     private var client = "-"
     private var isFromLoopback = false
-    /// The request being received: its head and the body bytes so far.
-    private var receiving: (head: HTTPRequestHead, bodyBytes: Int)?
+    /// The request being received: its head and the body so far.
+    private var receiving: (head: HTTPRequestHead, body: ByteBuffer)?
     /// Complete requests not answered yet, oldest first.
     private var waiting = CircularBuffer<ReceivedRequest>(initialCapacity: 4)
     /// Whether a task is answering the oldest request.
@@ -71,21 +72,22 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            receiving = (head, 0)
-        case .body(let chunk):
+            receiving = (head, ByteBuffer())
+        case .body(var chunk):
             guard let request = receiving else { return }
-            let bodyBytes = request.bodyBytes + chunk.readableBytes
-            if bodyBytes > limits.maxRequestBodyBytes {
+            if request.body.readableBytes + chunk.readableBytes > limits.maxRequestBodyBytes {
                 // Answered (413, then close) without waiting for the rest of the body.
                 receiving = nil
-                received(ReceivedRequest(head: request.head, bodyTooLarge: true), context: context)
+                received(ReceivedRequest(head: request.head, body: ByteBuffer(), bodyTooLarge: true), context: context)
+            } else if request.body.readableBytes == 0 {
+                receiving?.body = chunk
             } else {
-                receiving?.bodyBytes = bodyBytes
+                receiving?.body.writeBuffer(&chunk)
             }
         case .end:
             guard let request = receiving else { return }
             receiving = nil
-            received(ReceivedRequest(head: request.head, bodyTooLarge: false), context: context)
+            received(ReceivedRequest(head: request.head, body: request.body, bodyTooLarge: false), context: context)
         }
     }
 
@@ -135,7 +137,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
                 disposition = .close
             } else {
                 do {
-                    let serverRequest = try ServerRequest(head: request.head, isFromLoopback: isFromLoopback, limits: limits)
+                    let serverRequest = try ServerRequest(
+                        head: request.head, body: request.body, isFromLoopback: isFromLoopback, limits: limits)
                     guard let immediate = responder.respondImmediately(to: serverRequest) else {
                         answerLater(serverRequest, head: request.head, disposition: disposition, context: context)
                         return
@@ -170,12 +173,12 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         }
     }
 
-    /// The responder's answer; 502 when it has none.
+    /// The responder's answer; 502 or 504 when it has none.
     private static func answer(_ request: ServerRequest, with responder: any Responder) async -> ServerResponse {
         do {
             return try await responder.respond(to: request)
         } catch {
-            return .plainText(.badGateway, error.description)
+            return .plainText(error.gatewayStatus, error.description)
         }
     }
 

@@ -1,19 +1,22 @@
 import HTTPTypes
+import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
 extension ServerRequest {
-    /// The request a decoded HTTP/1 head stands for, or the reason to refuse it: a target over
+    /// The request a decoded HTTP/1 head and its body stand for, or the reason to refuse it: a target over
     /// `limits` (414) or invalid (400, see ``RequestTarget``), an invalid header name, or not
     /// exactly one `Host` in an HTTP/1.1 request (400, RFC 9112 §3.2). (The parser itself
     /// refuses versions other than 1.0 and 1.1, see ``ConnectionLifecycleHandler``.)
-    init(head: HTTPRequestHead, isFromLoopback: Bool, limits: ConnectionLimits) throws(RequestRejection) {
+    init(head: HTTPRequestHead, body: ByteBuffer, isFromLoopback: Bool, limits: ConnectionLimits) throws(RequestRejection) {
         guard head.uri.utf8.count <= limits.maxRequestTargetBytes else {
             throw RequestRejection(.init(code: 414, reasonPhrase: "URI Too Long"), "the request target is longer than \(limits.maxRequestTargetBytes) bytes")
         }
         let method: HTTPRequest.Method
         do {
-            method = try HTTPRequest.Method(head.method)
+            // NIO's parser reads `M-SEARCH` as `.MSEARCH`, spelt `MSEARCH` (a method no client
+            // sends), and HTTPTypes keeps that spelling: restore the one on the wire.
+            method = head.method == .MSEARCH ? HTTPRequest.Method("M-SEARCH")! : try HTTPRequest.Method(head.method)
         } catch {
             throw RequestRejection(.badRequest, "the method is not a valid token")
         }
@@ -36,6 +39,6 @@ extension ServerRequest {
         guard hostCount == 1 || (hostCount == 0 && head.version.minor == 0) else {
             throw RequestRejection(.badRequest, "an HTTP/1.1 request needs exactly one Host header field")
         }
-        self.init(method: method, path: target.path, query: target.query, headerFields: fields, isFromLoopback: isFromLoopback)
+        self.init(method: method, path: target.path, query: target.query, headerFields: fields, isFromLoopback: isFromLoopback, body: body)
     }
 }
