@@ -93,6 +93,7 @@ extension PipelineConfig {
 
         let retention = try top["retention"].map(RetentionPolicy.parse) ?? .default
         let leavers = try top["leavers"].map(LeaverPolicy.parse) ?? .default
+        let exposure = try top["exposure"].map(ExposurePolicy.parse) ?? .default
         let previous = try top["previous"].map { node throws(ConfigError) -> PreviousSite in
             let text = try node.string()
             do throws(PreviousSiteError) {
@@ -144,7 +145,7 @@ extension PipelineConfig {
         config.retention = retention
         config.leavers = leavers
         config.fieldPolicy = fieldPolicy
-        config.exposure = try top["exposure"].map(ExposurePolicy.parse) ?? .default
+        config.exposure = exposure
         config.previous = previous
         config.budgets = budgets
         config.headerPolicy = try HeaderPolicyParser.parse(headers: top["headers"], cors: top["cors"])
