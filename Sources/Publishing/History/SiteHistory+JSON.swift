@@ -89,7 +89,7 @@ extension SiteHistory {
         } catch {
             throw SiteHistoryError(file: file, offset: error.offset, message: error.message)
         }
-        var reader = Reader(file: file)
+        let reader = Reader(file: file)
         let top = try reader.object(root, "the state")
         guard let version = top["schema_version"]?.numberValue?.int64Value, version == Int64(schemaVersion) else {
             throw reader.error(top["schema_version"] ?? root, "schema_version \(schemaVersion) (written by another version of bundlepress)")
