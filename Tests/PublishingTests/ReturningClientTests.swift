@@ -120,11 +120,18 @@ struct ReturningClientTests {
     }
 
     /// Without its state file, a site's previous state is what it publishes: the same bundles
-    /// come out as with the state, for a build that follows the published one.
+    /// come out as with the state, for a build that follows the published one, and an
+    /// unchanged rebuild changes nothing (bundles whose documents are results of several
+    /// queries included).
     @Test func withoutTheStateFileThePublishedSiteIsThePreviousState() throws {
         var site = try ExampleSite()
         defer { site.remove() }
         try site.build()
+        try FileManager.default.copyItem(atPath: site.directory.file("site"), toPath: site.directory.file("unchanged"))
+        try FileManager.default.removeItem(atPath: site.directory.file("unchanged/\(SiteHistory.fileName)"))
+        let unchanged = try site.build(output: "unchanged")
+        #expect(unchanged.bundles.filter { $0.status != .unchanged }.map(\.id) == [])
+        #expect(!unchanged.manifestChanged)
         try FileManager.default.copyItem(atPath: site.directory.file("site"), toPath: site.directory.file("stateless"))
         try FileManager.default.removeItem(atPath: site.directory.file("stateless/\(SiteHistory.fileName)"))
         try site.delete(try #require(try site.publishedStories().first))

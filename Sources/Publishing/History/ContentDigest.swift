@@ -15,8 +15,9 @@ struct ContentDigest {
         add(["q", name, String(decoding: bundledQuery, as: UTF8.self)])
     }
 
+    /// `queries` in any order: a bundle lists them sorted by UTF-8 bytes.
     mutating func addExisting(_ path: ResourcePath, updateTime: Timestamp, fingerprint: String, queries: [String]) {
-        add(["d", path.description, updateTime.rfc3339, fingerprint] + queries)
+        add(["d", path.description, updateTime.rfc3339, fingerprint] + queries.sorted { UTF8Order.compare($0, $1) == .less })
     }
 
     mutating func addMissing(_ path: ResourcePath, readTime: Timestamp) {
