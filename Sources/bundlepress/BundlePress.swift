@@ -15,7 +15,7 @@ struct BundlePress: AsyncParsableCommand {
             69 cannot listen (serve) · 74 I/O error while writing · 75 another build holds the \
             output's lock · 78 configuration error.
             """,
-        version: "0.1.0",
+        version: Version.current,
         subcommands: [Build.self, Serve.self, Inspect.self, Verify.self, QueryCommand.self]
     )
 }
