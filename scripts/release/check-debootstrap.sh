@@ -24,6 +24,7 @@ if [[ $(id -u) -ne 0 ]]; then
     exit 77
 fi
 command -v debootstrap >/dev/null || { echo "check-debootstrap: apt-get install debootstrap" >&2; exit 69; }
+chroot=$(command -v chroot)
 
 scratch=$(mktemp -d)
 mounted=""
@@ -48,6 +49,7 @@ bundlepress verify site
 bundlepress query latest-stories --format paths > /tmp/latest-stories
 [ -s /tmp/latest-stories ] || fail "bundlepress query latest-stories printed nothing"
 echo "bundlepress query latest-stories: $(wc -l < /tmp/latest-stories) documents"
+: > /tmp/serve.out
 bundlepress serve --port 0 --quiet > /tmp/serve.out &
 server=$!
 for _ in $(seq 100); do grep -q "^Serving site at " /tmp/serve.out && break; sleep 0.1; done
@@ -81,7 +83,7 @@ for suite in "${suites[@]}"; do
     mount -t proc proc "$root/proc"
     mounted=$root/proc
     echo "== in the $suite chroot"
-    env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 chroot "$root" /bin/sh -c "$inside"
+    env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 "$chroot" "$root" /bin/sh -c "$inside"
     umount "$mounted"
     mounted=""
     rm -rf --one-file-system "$root"
