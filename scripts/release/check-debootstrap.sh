@@ -35,6 +35,7 @@ cleanup() {
 trap cleanup EXIT
 
 # What runs inside the chroot, with nothing but the tarball and the example project in it.
+# shellcheck disable=SC2016 # expanded inside the chroot
 inside='
 set -eu
 fail() { echo "check-debootstrap: $*" >&2; exit 1; }
@@ -52,8 +53,8 @@ echo "bundlepress query latest-stories: $(wc -l < /tmp/latest-stories) documents
 : > /tmp/serve.out
 bundlepress serve --port 0 --quiet > /tmp/serve.out &
 server=$!
-for _ in $(seq 100); do grep -q "^Serving site at " /tmp/serve.out && break; sleep 0.1; done
-url=$(sed -n "s/^Serving site at //p" /tmp/serve.out)
+for _ in $(seq 300); do grep -q "^Serving .* at http" /tmp/serve.out && break; sleep 0.1; done
+url=$(sed -n "s/^Serving .* at \(http[^ ]*\)$/\1/p" /tmp/serve.out)
 [ -n "$url" ] || fail "bundlepress serve did not start"
 curl -fsS "${url}bundles/manifest.json" | grep -q "\"schema_version\"" || fail "GET ${url}bundles/manifest.json"
 bundle=$(sed -n "s/.*\"url\" *: *\"\(bundles\/[^\"]*\.bundle\)\".*/\1/p" site/bundles/manifest.json | head -1)

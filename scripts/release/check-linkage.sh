@@ -29,7 +29,7 @@ foreign=()
 for library in $needed; do
     [[ $glibc_libraries == *" $library "* ]] || foreign+=("$library")
 done
-echo "check-linkage: $binary needs:" $needed >&2
+echo "check-linkage: $binary needs: ${needed//$'\n'/ }" >&2
 
 status=0
 if [[ ${#foreign[@]} -gt 0 ]]; then
