@@ -49,6 +49,13 @@ binary="$("${build[@]}" --show-bin-path)/bundlepress"
 
 echo "== dynamic dependencies"
 glibc=$(scripts/release/check-linkage.sh "$binary")
+# The README (Install) promises glibc 2.34: Amazon Linux 2023 (Vercel), RHEL 9, Ubuntu 22.04.
+oldest=2.34
+if [[ $(printf '%s\n' "$oldest" "$glibc" | sort -V | tail -1) != "$oldest" ]]; then
+    echo "release: the binary needs glibc $glibc, newer than the $oldest the README promises:" \
+        "give scripts/release/glibc-compat.c the symbols (objdump -T shows them) or change the README" >&2
+    exit 1
+fi
 version=$("$binary" --version)
 name=bundlepress-$version-linux-x86_64
 echo "version $version, needs glibc $glibc or newer"

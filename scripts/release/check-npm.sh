@@ -32,6 +32,10 @@ fail() {
     exit 1
 }
 
+for file in LICENSE THIRD_PARTY_LICENSES native/linux-x64/bundlepress; do
+    [[ -s node_modules/bundlepress/$file ]] || fail "the package has no $file"
+done
+
 printed=$(npx bundlepress --version)
 [[ $printed == "$version" ]] || fail "npx bundlepress --version printed '$printed', the package is $version"
 echo "npx bundlepress --version: $printed"
