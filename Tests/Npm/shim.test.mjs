@@ -117,6 +117,24 @@ test('passes SIGTERM, SIGHUP, SIGUSR1 and (off a terminal) SIGINT on to the bina
   }
 });
 
+test('Ctrl-C on a terminal reaches the binary once, from the terminal', async () => {
+  // script(1) runs the shim on a pseudo-terminal; ^C written to it makes the terminal send
+  // SIGINT to the foreground process group: the shim and the binary both.
+  const shim = makePackage();
+  const result = await new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', `'${process.execPath}' '${shim}' trap`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (stdout.includes('ready') && !stdout.includes('^C')) child.stdin.write('\x03');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout }));
+  });
+  assert.equal(result.stdout.match(/got INT/g)?.length, 1, result.stdout);
+  assert.equal(result.code, 41, 'the binary saw SIGINT exactly once');
+});
+
 test('names the supported platforms on another platform', async () => {
   const preload = path.join(scratch, 'darwin.cjs');
   writeFileSync(preload, "Object.defineProperty(process, 'platform', { value: 'darwin' });\n");

@@ -67,6 +67,6 @@ child.on('exit', (code, signal) => {
   // Die by the same signal, so the caller (a shell, npm, a CI runner) sees what really happened.
   for (const [name, handler] of handlers) process.removeListener(name, handler);
   process.kill(process.pid, signal);
-  // Signals whose default action does not end a process (none of the above) end here.
+  // A signal whose default action is not to end a process: end the way a shell reports it.
   process.exit(128 + os.constants.signals[signal]);
 });
