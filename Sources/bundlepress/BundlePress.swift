@@ -11,11 +11,12 @@ struct BundlePress: AsyncParsableCommand {
             site directory any CDN can serve.
 
             Exit status: 0 success · 1 verification found problems · 3 a bundle is over its \
-            size budget · 64 usage error · 65 invalid input data · 66 input file missing · \
-            69 cannot listen (serve) · 74 I/O error while writing · 75 another build holds the \
-            output's lock · 78 configuration error.
+            size budget · 4 a bundle publishes a sensitive-looking field (exposure.mode: fail) · \
+            64 usage error · 65 invalid input data · 66 input file missing · 69 cannot listen \
+            (serve) or read the previous state (build) · 74 I/O error while writing · 75 another \
+            build holds the output's lock · 78 configuration error.
             """,
-        version: "0.1.0",
+        version: Version.current,
         subcommands: [Build.self, Serve.self, Inspect.self, Verify.self, QueryCommand.self, Convert.self]
     )
 }
