@@ -86,10 +86,10 @@ struct ExampleSite {
     /// The published stories, newest ``publishedAt`` first.
     func publishedStories() throws -> [String] {
         let field = "\"\(publishedAt)\":{\"timestampValue\":\""
-        return try lines(storiesFile).filter { $0.contains("/documents/stories/") && $0.contains("\"published\":{\"booleanValue\":true}") }.sorted { a, b in
-            let time = { (line: String) in line.split(separator: field, maxSplits: 1)[1].prefix(30) }
-            return time(a) > time(b)
-        }.map(Self.path(of:))
+        let published = try lines(storiesFile).filter { $0.contains("/documents/stories/") && $0.contains("\"published\":{\"booleanValue\":true}") }
+        // Each line's time once (a benchmark export has 50,000 stories), then sorted by it.
+        return published.map { (time: String($0.split(separator: field, maxSplits: 1)[1].prefix(30)), path: Self.path(of: $0)) }
+            .sorted { $0.time > $1.time }.map(\.path)
     }
 
     /// Replaces `old` with `new` in the line of document `path` and, when `updateTime` is given,
