@@ -184,7 +184,9 @@ struct ReturningClientTests {
         try site.build()
         let stories = try site.publishedStories()
         try site.delete(stories[0])
-        try site.edit(stories[1], replacing: "\"published\":{\"booleanValue\":true}", with: "\"published\":{\"booleanValue\":false}", updateTime: "2030-01-01T00:00:00Z")
+        // An hour after the export's newest update (2025-01-29T19:02:56Z): a time years later
+        // would move the snapshot time past the first build's horizon, and rightly drop its leavers.
+        try site.edit(stories[1], replacing: "\"published\":{\"booleanValue\":true}", with: "\"published\":{\"booleanValue\":false}", updateTime: "2025-01-29T20:00:00Z")
         try site.build()
         try site.editConfig(replacing: "limit: 50", with: "limit: 20")
         let last = try site.build()
