@@ -45,9 +45,9 @@ struct SiteHistoryStore {
         return (history, nil)
     }
 
-    /// Writes and flushes `history` as the staged state.
-    func stage(_ history: SiteHistory) throws(PublishError) {
-        try SitePublisher.writeDurably(path: stagedPath, chunks: [history.encoded()])
+    /// Writes and flushes `bytes` (a ``SiteHistory`` encoded) as the staged state.
+    func stage(_ bytes: [UInt8]) throws(PublishError) {
+        try SitePublisher.writeDurably(path: stagedPath, chunks: [bytes])
     }
 
     /// Moves the staged state into place, once its manifest is.

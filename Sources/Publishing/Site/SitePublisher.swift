@@ -96,7 +96,8 @@ public struct SitePublisher: Sendable {
         } catch {
             throw PublishError(path: bundles, message: "cannot create the output directory: \(error.localizedDescription)")
         }
-        let outcome = changes(files: files, manifest: manifest, history: history)
+        let state = Self.stateFile(history, manifest: manifest)
+        let outcome = changes(files: files, manifest: manifest, state: state)
         let staging = try Self.makeStagingDirectory(in: bundles)
         defer { try? FileManager.default.removeItem(atPath: staging) }
 
@@ -116,7 +117,6 @@ public struct SitePublisher: Sendable {
         checkpoint(.bundlesInPlace)
 
         let store = SiteHistoryStore(outputDirectory: outputDirectory)
-        let state = Self.state(history, manifest: manifest)
         if outcome.manifestChanged {
             try store.stage(state)
             checkpoint(.stateStaged)
@@ -129,20 +129,25 @@ public struct SitePublisher: Sendable {
             try store.commit()
         } else if outcome.stateChanged {
             // Same manifest: the state belongs to it either way, so it is replaced in one step.
-            try Self.replaceAtomically(path: store.path, with: state.encoded())
+            try Self.replaceAtomically(path: store.path, with: state)
         }
         return outcome
     }
 
-    /// `history` as the state file of the site whose manifest is `manifest`.
-    private static func state(_ history: SiteHistory, manifest: Data) -> SiteHistory {
+    /// The bytes of `history` as the state file of the site whose manifest is `manifest`.
+    private static func stateFile(_ history: SiteHistory, manifest: Data) -> [UInt8] {
         var state = history
         state.manifestSHA256 = SHA256.hash(data: manifest).hex
-        return state
+        return state.encoded()
     }
 
     /// What ``publish(files:manifest:history:checkpoint:)`` would write, found by reading only.
     func changes(files: [File], manifest: Data, history: SiteHistory) -> Outcome {
+        changes(files: files, manifest: manifest, state: Self.stateFile(history, manifest: manifest))
+    }
+
+    /// The same, with the state file's bytes made once by the caller.
+    private func changes(files: [File], manifest: Data, state: [UInt8]) -> Outcome {
         var outcome = Outcome(written: [], unchanged: [], manifestChanged: false, stateChanged: false)
         for file in files {
             let target = (bundlesDirectory as NSString).appendingPathComponent(file.name)
@@ -154,7 +159,7 @@ public struct SitePublisher: Sendable {
         }
         outcome.manifestChanged = !Self.hasContent(path: manifestPath, .chunks([Array(manifest)]))
         let statePath = SiteHistoryStore(outputDirectory: outputDirectory).path
-        outcome.stateChanged = !Self.hasContent(path: statePath, .chunks([Self.state(history, manifest: manifest).encoded()]))
+        outcome.stateChanged = !Self.hasContent(path: statePath, .chunks([state]))
         return outcome
     }
 
