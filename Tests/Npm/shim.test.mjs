@@ -15,23 +15,43 @@ const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'bundlepress-npm-shim-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** What the fake binary does, by its first argument. */
-const fakeBinary = `#!/bin/bash
-case "$1" in
-  args) shift; for a in "$@"; do printf '[%s]\\n' "$a"; done ;;
-  cat) cat; echo "to stderr" >&2 ;;
-  exit) exit "$2" ;;
-  die) kill -"$2" $$; sleep 5 ;;
-  trap)
-    count=0
-    for signal in TERM HUP INT USR1; do trap "count=\\$((count + 1)); echo \\"got $signal\\"" $signal; done
-    echo ready
-    # Wait for the first signal (5 s at most), then a little longer to see whether a second
-    # copy arrives.
-    for _ in $(seq 100); do [ $count -eq 0 ] || break; sleep 0.05; done
-    sleep 0.5
-    exit $((40 + count)) ;;
-esac
+/**
+ * What the fake binary does, by its first argument. It is a Node script rather than a shell
+ * script so that its signal handling is Node's (inherited dispositions reset at start, handlers
+ * run at once), not a shell's (a trap waits for the foreground command to end).
+ */
+const fakeBinary = `#!${process.execPath}
+const [command, ...rest] = process.argv.slice(2);
+switch (command) {
+  case 'args':
+    for (const a of rest) process.stdout.write('[' + a + ']\\n');
+    break;
+  case 'cat':
+    process.stdin.pipe(process.stdout);
+    process.stdin.on('end', () => process.stderr.write('to stderr\\n'));
+    break;
+  case 'exit':
+    process.exitCode = Number(rest[0]);
+    break;
+  case 'die':
+    process.kill(process.pid, 'SIG' + rest[0]);
+    setTimeout(() => {}, 5000);
+    break;
+  case 'trap': {
+    // Counts the signals that reach it: the first one, then a little longer to see whether a
+    // second copy arrives; 5 s at most for the first.
+    let count = 0;
+    for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGUSR1']) {
+      process.on(signal, () => {
+        if (count++ === 0) setTimeout(() => process.exit(40 + count), 500);
+        process.stdout.write('got ' + signal.slice(3) + '\\n');
+      });
+    }
+    setTimeout(() => process.exit(40), 5000);
+    process.stdout.write('ready\\n');
+    break;
+  }
+}
 `;
 
 let packages = 0;
@@ -119,10 +139,13 @@ test('passes SIGTERM, SIGHUP, SIGUSR1 and (off a terminal) SIGINT on to the bina
 
 test('Ctrl-C on a terminal reaches the binary once, from the terminal', async () => {
   // script(1) runs the shim on a pseudo-terminal; ^C written to it makes the terminal send
-  // SIGINT to the foreground process group: the shim and the binary both.
+  // SIGINT to the foreground process group: the shim and the binary both. The shell script(1)
+  // starts ($SHELL, or sh when it is unset) execs the shim: a shell left waiting in that group
+  // would get the ^C too, and sh (dash) then dies of it, whatever its child does.
   const shim = makePackage();
   const result = await new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', `'${process.execPath}' '${shim}' trap`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const command = `exec '${process.execPath}' '${shim}' trap`;
+    const child = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
