@@ -109,6 +109,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["Publishing"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Publishing"], resources: [.copy("Fixtures")]),
     ]
 )

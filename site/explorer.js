@@ -5,9 +5,12 @@
 // `?manifest=URL` explores another manifest; `#<bundle id>` opens a bundle. The page marks its
 // progress for tests and tools: body[data-state] is loading | ready | error, and
 // #bundle-view[data-bundle][data-state] says which bundle is shown and whether it loaded.
+// Opening "What this site publishes" (#exposure) reads every bundle and lists the fields the
+// site publishes per collection; #exposure[data-state] is loading | ready | error.
 
 import { readManifest, siteUrl } from './bundlepress.js';
 import { documentsByRole, documentsOfQuery, parseBundle } from './bundle-reader.js';
+import { exposureSummary } from './exposure.js';
 import { documentPathSegments, fieldValue } from './firestore-values.js';
 import { compareUtf8, normalizedOrderBy, sortQueryResults } from './query-order.js';
 import { describeQuery, describeValue, formatByteSize, formatTimestamp } from './value-format.js';
@@ -19,6 +22,10 @@ const page = {
   bundles: document.getElementById('bundles'),
   bundleRows: document.querySelector('#bundle-table tbody'),
   view: document.getElementById('bundle-view'),
+  exposure: document.getElementById('exposure'),
+  exposureStatus: document.getElementById('exposure-status'),
+  exposureError: document.getElementById('exposure-error'),
+  exposureTables: document.getElementById('exposure-tables'),
 };
 
 /** The manifest being explored, once loaded: `{manifest, url}`. */
@@ -82,6 +89,7 @@ async function start() {
     return;
   }
   document.body.dataset.state = 'ready';
+  page.exposure.addEventListener('toggle', showExposure, { once: true });
   window.addEventListener('hashchange', () => {
     const id = bundleIdInHash();
     if (id !== undefined) openBundle(id, { focus: true });
@@ -148,11 +156,7 @@ async function openBundle(id, { focus }) {
   setStatus(`Loading bundle ${id}…`);
   let shown;
   try {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    const bundle = parseBundle(bytes);
-    const checksum = await verifyChecksum(bytes, entry.sha256);
+    const { response, bundle, checksum } = await loadBundle(url, entry);
     if (current !== selection) return;
     shown = bundleView(entry, url, bundle, response, checksum);
   } catch (error) {
@@ -162,7 +166,7 @@ async function openBundle(id, { focus }) {
     page.view.removeAttribute('aria-busy');
     page.view.hidden = false;
     setStatus('');
-    showError(`Could not read the bundle ${url}: ${error.message}`);
+    showError(bundleProblem(url, error));
     return;
   }
   page.view.replaceChildren(...shown.nodes.filter(Boolean));
@@ -171,6 +175,24 @@ async function openBundle(id, { focus }) {
   page.view.hidden = false;
   setStatus(`Bundle ${id}: ${shown.summary}.`);
   if (focus) document.getElementById('bundle-heading').focus();
+}
+
+/**
+ * Fetches and parses the bundle of a manifest entry from `url` and checks it against the
+ * manifest's SHA-256: `{response, bundle, checksum}`, where `checksum` says what was checked.
+ */
+async function loadBundle(url, entry) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const bundle = parseBundle(bytes);
+  const checksum = await verifyChecksum(bytes, entry.sha256);
+  return { response, bundle, checksum };
+}
+
+/** What the page says when the bundle at `url` cannot be read. */
+function bundleProblem(url, error) {
+  return `Could not read the bundle ${url}: ${error.message}`;
 }
 
 /** Checks the bytes against the manifest's SHA-256; returns what to show, throws on a mismatch. */
@@ -394,6 +416,64 @@ function valueCell(value) {
   const { kind, text, title } = describeValue(value);
   const content = kind === 'timestamp' ? timeElement(value.timestampValue) : h('span', { class: 'clamp' }, text);
   return h('td', { class: `value value-${kind}`, title }, content);
+}
+
+/**
+ * Reads every bundle of the manifest and shows, per collection, each field path the site
+ * publishes (exposure.js). Runs when "What this site publishes" is first opened.
+ */
+async function showExposure() {
+  const { manifest } = site;
+  setExposureState('loading', `Reading ${counted(manifest.bundles.length, 'bundle')}…`);
+  let collections;
+  try {
+    collections = exposureSummary(manifest, await Promise.all(manifest.bundles.map(readBundle)));
+  } catch (error) {
+    page.exposureError.textContent = error.message;
+    setExposureState('error', '');
+    return;
+  }
+  page.exposureTables.replaceChildren(...collections.map(collectionTable));
+  const fields = collections.reduce((sum, collection) => sum + collection.fields.length, 0);
+  setExposureState('ready', `${counted(collections.length, 'collection')}, ${counted(fields, 'field path')}.`);
+}
+
+/** Marks #exposure loading | ready | error and says so in its status line. */
+function setExposureState(state, status) {
+  page.exposure.dataset.state = state;
+  if (state === 'loading') page.exposure.setAttribute('aria-busy', 'true');
+  else page.exposure.removeAttribute('aria-busy');
+  page.exposureStatus.textContent = status;
+}
+
+/** The parsed bundle of a manifest entry; an error names its URL. */
+async function readBundle(entry) {
+  const url = siteUrl(site.url, entry.url);
+  try {
+    return (await loadBundle(url, entry)).bundle;
+  } catch (error) {
+    throw new Error(bundleProblem(url, error));
+  }
+}
+
+/** A collection's published fields: each path, the types of its values and how many documents carry it. */
+function collectionTable({ collection, documents, bundles, fields }, index) {
+  const rows = fields.map((field) =>
+    h(
+      'tr',
+      {},
+      h('th', { scope: 'row' }, h('code', {}, field.path)),
+      h('td', {}, field.types.join(' | ')),
+      h('td', { class: 'number' }, String(field.documents)),
+    ),
+  );
+  return scrollingTable({
+    id: `exposure-${index + 1}`,
+    attributes: { 'data-collection': collection },
+    caption: `${collection} — ${counted(documents, 'document')} in ${counted(bundles.length, 'bundle')}: ${bundles.join(', ')}`,
+    header: h('tr', {}, h('th', { scope: 'col' }, 'Field'), h('th', { scope: 'col' }, 'Types'), h('th', { scope: 'col', class: 'number' }, 'Documents')),
+    rows,
+  });
 }
 
 start();

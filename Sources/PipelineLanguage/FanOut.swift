@@ -39,6 +39,8 @@ public struct FanOut: Sendable, Equatable {
     public var idTemplate: String
     /// Where the `for_each:` is.
     public var location: SourceLocation?
+    /// The fields its bundles publish: the site's rules with the template's own over them.
+    public var fieldPolicy = FieldPolicy()
 
     /// True when the values are only known once the inputs are read.
     public var dependsOnData: Bool {

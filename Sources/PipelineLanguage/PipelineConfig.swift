@@ -50,6 +50,14 @@ public struct PipelineConfig: Sendable {
     /// are known (relative times, cursors at a document).
     var source: String
 
+    /// The `fields:`/`redact:` rules of the bundle `id`, made by the `for_each` whose id is
+    /// `template` when it was: a fan-out's rules are its template's, which every value fills in
+    /// alike but for a placeholder in a collection or field name.
+    public func fieldPolicy(forBundle id: String, template: String?) -> FieldPolicy {
+        if let bundle = bundles.first(where: { $0.id == id }) { return bundle.fieldPolicy }
+        return fanOuts.first { $0.idTemplate == template }?.fieldPolicy ?? fieldPolicy
+    }
+
     /// The site directory: ``output`` resolved against ``baseDirectory``.
     public var outputDirectory: String {
         output.hasPrefix("/") || baseDirectory == "." ? output : (baseDirectory as NSString).appendingPathComponent(output)

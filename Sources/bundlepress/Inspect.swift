@@ -6,7 +6,7 @@ import JSONCore
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show what a bundle file holds (raw or .gz).",
+        abstract: "Show what a bundle file holds (raw or .gz), or with --exposure what a whole site publishes.",
         discussion: """
             Reads the bundle with the strict reader, which rejects whatever any Firebase client \
             (JS, Android, iOS) would reject, and prints its metadata, named queries (their \
@@ -18,15 +18,22 @@ struct Inspect: ParsableCommand {
             returning clients that a document they cached was deleted; the SDKs load it, Google's \
             Python parser does not (--python-compatible rejects it).
 
+            --exposure reads a published site instead (default: the config's output, else site): \
+            per collection and per bundle, every field path its documents carry, with the value \
+            types and how many documents carry it, then the build's guard: fields that look like \
+            personal data or secrets and that no fields: rule of the config lists.
+
             Examples:
               bundlepress inspect site/bundles/front-page.490bc2b2e4c3cd60.bundle.gz
               bundlepress inspect --fields site/bundles/front-page.490bc2b2e4c3cd60.bundle
               bundlepress inspect --json site/bundles/front-page.490bc2b2e4c3cd60.bundle | jq .metadata
+              bundlepress inspect --exposure
+              bundlepress inspect --exposure --json site | jq '.collections[] | {collection, fields: [.fields[].path]}'
             """
     )
 
-    @Argument(help: "The bundle file (.bundle or .bundle.gz).")
-    var file: String
+    @Argument(help: "The bundle file (.bundle or .bundle.gz); with --exposure, the site directory.")
+    var file: String?
 
     @Flag(help: "Print machine-readable JSON instead of text.")
     var json = false
@@ -37,8 +44,20 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Also reject what Google's Python deserialize_bundle rejects (missing documents).")
     var pythonCompatible = false
 
+    @Flag(help: "Report every field a published site exposes, and the guard's findings.")
+    var exposure = false
+
+    @Option(name: .shortAndLong, help: "With --exposure: the pipeline config whose fields: rules silence the guard (default: pipeline.yml when there is one).")
+    var config: String?
+
+    func validate() throws {
+        if !exposure, file == nil { throw ValidationError("Missing expected argument '<file>' (a bundle file; or --exposure [site])") }
+        if exposure, fields || pythonCompatible { throw ValidationError("--fields and --python-compatible inspect one bundle, not --exposure") }
+    }
+
     func run() throws {
         var terminal = Terminal()
+        guard !exposure, let file else { return try reportExposure(terminal: &terminal) }
         guard let data = FileManager.default.contents(atPath: file) else {
             terminal.error("\(file): cannot read the file")
             throw ExitStatus.noInput

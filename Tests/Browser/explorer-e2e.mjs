@@ -1,10 +1,12 @@
 // End to end in real headless Chromium: `bundlepress serve` serves a copy of the example site,
 // the explorer page must list every bundle, show each named query's documents in the order
 // `bundlepress query` prints, show a rebuilt site's leavers and deleted documents apart from
-// the results, show errors on the page, and the manifest and bundles must arrive with the
-// caching and encoding headers of docs/design.md ("Serving").
+// the results, list in "What this site publishes" the fields `bundlepress inspect --exposure`
+// lists, show errors on the page, and the manifest and bundles must arrive with the caching and
+// encoding headers of docs/design.md ("Serving").
 //
 //   node Tests/Browser/explorer-e2e.mjs [--screenshot FILE] [--phone-screenshot FILE] [--returning-screenshot FILE]
+//     [--exposure-screenshot FILE]
 //
 // Needs the built binary and example site (swift build; swift run bundlepress build) and
 // Chromium ($CHROMIUM, default `chromium`). $BUNDLEPRESS_SERVE_CMD replaces `bundlepress serve`.
@@ -12,10 +14,10 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { Browser } from './devtools.mjs';
 import { startServer } from './site-server.mjs';
-import { exampleManifest, expectedQueryPaths, returningSite, siteDirectory } from './support.mjs';
+import { bundlepress, exampleManifest, expectedQueryPaths, returningSite, siteDirectory } from './support.mjs';
 import { formatTimestamp } from '../../site/value-format.js';
 
 const OVERALL_TIMEOUT_MS = 180000;
@@ -24,7 +26,12 @@ const BUNDLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const MANIFEST_CACHE_CONTROL = 'public, max-age=60, s-maxage=300';
 
 const { values: options } = parseArgs({
-  options: { screenshot: { type: 'string' }, 'phone-screenshot': { type: 'string' }, 'returning-screenshot': { type: 'string' } },
+  options: {
+    screenshot: { type: 'string' },
+    'phone-screenshot': { type: 'string' },
+    'returning-screenshot': { type: 'string' },
+    'exposure-screenshot': { type: 'string' },
+  },
 });
 const results = [];
 
@@ -241,6 +248,65 @@ async function checkOlderManifest(browser, page, server, manifest, returning, co
   checkEqual('…and what its bundles carry outside the named queries is listed', await browser.evaluate(page, ROLE_TABLES), listedOnly(returning, first.id));
 }
 
+/**
+ * The tables of "What this site publishes", read back into what `bundlepress inspect --exposure
+ * --json` prints as `collections`: each caption `<collection> — <n> documents in <k> bundles:
+ * <ids>` (bundles null when k is not the number of ids) and each row's field, types and count.
+ */
+const EXPOSURE_TABLES = `[...document.querySelectorAll('#exposure table[data-collection]')].map((table) => {
+  const [, collection, documents, count, bundles] = /^(.*) — (\\d+) documents? in (\\d+) bundles?: (.*)$/.exec(table.caption.textContent);
+  const ids = bundles.split(', ');
+  return {
+    collection,
+    documents: Number(documents),
+    bundles: Number(count) === ids.length ? ids : null,
+    fields: [...table.tBodies[0].rows].map((row) => ({
+      path: row.cells[0].textContent,
+      types: row.cells[1].textContent.split(' | '),
+      documents: Number(row.cells[2].textContent),
+    })),
+  };
+})`;
+
+/** Opens "What this site publishes" on the page at `url` (the `site` of check descriptions) and waits until it is `state`. */
+async function openExposure(browser, page, { site, url }, state, consoleErrors) {
+  await browser.send('Page.navigate', { url }, page);
+  await waitFor(browser, page, `document.body.dataset.state === 'ready'`, consoleErrors);
+  checkEqual(`${site}: "What this site publishes" reads no bundle until opened`, await browser.evaluate(page, `document.getElementById('exposure').dataset.state ?? null`), null);
+  await browser.evaluate(page, `document.querySelector('#exposure summary').click()`);
+  await waitFor(browser, page, `document.getElementById('exposure').dataset.state === ${JSON.stringify(state)}`, consoleErrors);
+}
+
+/** "What this site publishes" on the site in `directory` (served at `url`) lists what `bundlepress inspect --exposure` lists. */
+async function checkExposureOf(browser, page, { site, url, directory }, consoleErrors) {
+  await openExposure(browser, page, { site, url }, 'ready', consoleErrors);
+  const shown = await browser.evaluate(page, EXPOSURE_TABLES);
+  let expected;
+  try {
+    expected = JSON.parse(bundlepress(['inspect', '--exposure', '--json', directory])).collections;
+  } catch (error) {
+    check(`${site}: bundlepress inspect --exposure --json ${directory} runs`, false, error.message);
+    return;
+  }
+  checkEqual(`${site}: one exposure table per collection inspect --exposure lists`, shown.map((table) => table.collection), expected.map((collection) => collection.collection));
+  for (const collection of expected) {
+    const table = shown.find((candidate) => candidate.collection === collection.collection);
+    const detail = `expected ${JSON.stringify(collection)}\nactual   ${JSON.stringify(table)}`;
+    check(`${site}: ${collection.collection}: the documents, bundles and fields inspect --exposure lists`, isDeepStrictEqual(table, collection), detail);
+  }
+}
+
+async function checkExposure(browser, page, server, fixture, consoleErrors) {
+  await checkExposureOf(browser, page, { site: 'example site', url: `${server.url}index.html`, directory: fixture.directory }, consoleErrors);
+  if (options['exposure-screenshot']) await screenshot(browser, page, options['exposure-screenshot'], { width: 1280, height: 900, selector: '#exposure' });
+  // The rebuilt site: its leavers are published, its deleted documents' markers are not.
+  const rebuilt = { site: 'rebuilt site', url: `${server.url}index.html?manifest=returning/bundles/manifest.json`, directory: path.join(fixture.directory, 'returning') };
+  await checkExposureOf(browser, page, rebuilt, consoleErrors);
+  await openExposure(browser, page, { site: 'broken site', url: `${server.url}index.html?manifest=broken/bundles/manifest.json` }, 'error', consoleErrors);
+  const text = await browser.evaluate(page, `document.getElementById('exposure-error').textContent`);
+  check('a bundle "What this site publishes" cannot read is reported there', /^Could not read the bundle \S*broken\/bundles\//.test(text), text);
+}
+
 function checkHeaders(responses, server, manifest) {
   const manifestResponse = responses.get(`${server.url}bundles/manifest.json`);
   checkEqual('manifest.json: Cache-Control', directives(manifestResponse?.headers['cache-control']), directives(MANIFEST_CACHE_CONTROL));
@@ -306,6 +372,7 @@ async function main() {
     await checkOlderManifest(browser, page, server, manifest, returning, consoleErrors);
     checkHeaders(responses, server, manifest);
     await checkReturning(browser, page, server, returning, consoleErrors);
+    await checkExposure(browser, page, server, fixture, consoleErrors);
     await checkErrors(browser, page, server, fixture, consoleErrors);
   } catch (error) {
     check('the run completes', false, error.stack ?? String(error));

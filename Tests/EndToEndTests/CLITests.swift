@@ -144,10 +144,45 @@ struct CLITests {
         #expect(result.stdout.contains("      title = {\"stringValue\":\"BundlePress Daily\"}"), "\(result)")
     }
 
+    /// `inspect --exposure` of the example, against `Fixtures/example-exposure.txt`: a change to
+    /// what the example publishes shows here first, to be read and accepted on purpose.
+    @Test func inspectExposure() throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        let missing = try example.run("inspect", "--exposure")
+        #expect(missing.status == 66 && missing.stderr.contains("site/bundles/manifest.json: no such file; build the site first"), "\(missing)")
+        #expect(try example.run("build", "--quiet").status == 0)
+
+        let text = try example.run("inspect", "--exposure")
+        #expect(text.status == 0 && text.stderr == "", "\(text)")
+        let golden = try #require(Bundle.module.url(forResource: "Fixtures/example-exposure.txt", withExtension: nil))
+        #expect(text.stdout == String(decoding: try Data(contentsOf: golden), as: UTF8.self))
+
+        let json = try jsonObject(try example.run("inspect", "--exposure", "--json", "site").stdout)
+        #expect(json["config"] as? String == "pipeline.yml")
+        let collections = try #require(json["collections"] as? [[String: Any]])
+        #expect(collections.compactMap { $0["collection"] as? String } == ["authors", "comments", "site", "stories"])
+        let authors = try #require(collections.first?["fields"] as? [[String: Any]])
+        #expect(!authors.contains { $0["path"] as? String == "email" }, "redact: {authors: [email]} keeps it out")
+        #expect((json["bundles"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == exampleBundleIDs)
+        #expect((json["findings"] as? [Any])?.isEmpty == true)
+
+        // Without the redaction the guard names the authors' emails.
+        try example.write("pipeline.yml", try example.read("pipeline.yml").replacingOccurrences(of: "redact: {authors: [email]}", with: ""))
+        #expect(try example.run("build", "--quiet").status == 0)
+        let unredacted = try example.run("inspect", "--exposure")
+        #expect(unredacted.stdout.contains("guard: 1 field looks like personal data or a secret\n  bundle \"community\" publishes authors.email, which looks like an email address"), "\(unredacted)")
+    }
+
+    @Test func inspectNeedsAFileOrExposure() throws {
+        let result = try runBundlepress(["inspect"], in: FileManager.default.temporaryDirectory.path)
+        #expect(result.status == 64 && result.stderr.contains("Missing expected argument '<file>'"), "\(result)")
+    }
+
     @Test(arguments: [
         (["--help"], ["build", "inspect", "verify", "Exit status", "3 a bundle", "65", "66", "74", "75", "78"]),
         (["build", "--help"], ["--config", "--output", "--quiet", "--json", "--dry-run", "atomic", "exits 75", "exit status 3"]),
-        (["inspect", "--help"], ["<file>", "--json", "--fields", ".bundle.gz"]),
+        (["inspect", "--help"], ["<file>", "--json", "--fields", ".bundle.gz", "--exposure", "--config"]),
         (["verify", "--help"], ["<directory>", "--quiet", "SHA-256"]),
     ])
     func help(_ arguments: [String], _ mentions: [String]) throws {

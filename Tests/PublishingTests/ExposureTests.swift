@@ -76,4 +76,98 @@ struct ExposureTests {
         #expect(findings.count == 2)
         #expect(!FileManager.default.fileExists(atPath: dir.file("site/bundles/manifest.json")))
     }
+
+    // MARK: - The report of a published site (inspect --exposure)
+
+    @Test func theReportListsEveryPublishedFieldAndTheGuardsFindings() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let configFile = try SmallSite.write(into: dir, config: Self.site("redact: {users: [note]}"), data: Self.data)
+        let built = try build(config: configFile)
+        let config = try PipelineConfig.load(file: configFile)
+        let report = try ExposureReport.read(siteDirectory: dir.file("site"), config: config)
+        let users = ExposureReport.CollectionExposure(
+            collection: "users", documents: 2, bundles: ["people"],
+            fields: [
+                .init(path: "contact", types: ["map"], documents: 1), .init(path: "contact.mobile", types: ["string"], documents: 1),
+                .init(path: "name", types: ["string"], documents: 2),
+            ])
+        #expect(report.collections == [users])
+        var own = users
+        own.bundles = nil
+        #expect(report.bundles == [.init(id: "people", collections: [own])])
+        #expect(report.findings == built.exposure)
+        #expect(report.config == configFile)
+    }
+
+    @Test func withoutTheConfigNothingIsSilenced() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let configFile = try SmallSite.write(into: dir, config: Self.site("fields: {users: [name, note, contact]}"), data: Self.data)
+        #expect(try build(config: configFile).exposure == [])
+        let silenced = try ExposureReport.read(siteDirectory: dir.file("site"), config: try PipelineConfig.load(file: configFile))
+        #expect(silenced.findings == [])
+        let unsilenced = try ExposureReport.read(siteDirectory: dir.file("site"), config: nil)
+        #expect(unsilenced.findings.map(\.field) == ["contact.mobile", "note"])
+    }
+
+    static let vector = "{\"mapValue\":{\"fields\":{\"__type__\":{\"stringValue\":\"__vector__\"},\"value\":{\"arrayValue\":{\"values\":[{\"doubleValue\":0.5}]}}}}}"
+
+    @Test func typesCarriersAndBundlesAcrossTheSite() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        // u1 is published by both bundles; `tags` is an array (its elements are no paths);
+        // `score` is an integer in one document and a double in another; a segment with a dash is
+        // quoted; a vector is one value, not the map it is written as.
+        let data = NDJSON.file(
+            NDJSON.document("users/u1", NDJSON.fields(["score": "{\"integerValue\":\"1\"}", "tags": "{\"arrayValue\":{\"values\":[{\"mapValue\":{\"fields\":{\"x\":{\"nullValue\":null}}}}]}}", "a-b": NDJSON.string("x")])),
+            NDJSON.document("users/u2", NDJSON.fields(["score": "{\"doubleValue\":2.5}", "embedding": Self.vector])),
+            NDJSON.document("users/u1/posts/p1", NDJSON.fields(["title": NDJSON.string("T")]))
+        )
+        let config = """
+            project: demo
+            inputs: [data.ndjson]
+            previous: none
+            bundles:
+              - id: one
+                documents: [users/u1]
+              - id: all
+                queries:
+                  everyone: {collection: users}
+                  posts: {collection_group: posts}
+
+            """
+        let configFile = try SmallSite.write(into: dir, config: config, data: data)
+        _ = try build(config: configFile)
+        let report = try ExposureReport.read(siteDirectory: dir.file("site"), config: try PipelineConfig.load(file: configFile))
+        #expect(report.collections.map(\.collection) == ["posts", "users"])
+        let users = try #require(report.collections.last)
+        #expect(users.documents == 2 && users.bundles == ["one", "all"])
+        #expect(users.fields.map { "\($0.path) \($0.types.joined(separator: "|")) \($0.documents)" } == ["`a-b` string 1", "embedding vector 1", "score integer|double 2", "tags array 1"])
+        #expect(report.bundles.map { $0.collections.map { "\($0.collection) \($0.documents)" } } == [["users 1"], ["posts 1", "users 2"]])
+    }
+
+    @Test func aFanOutsBundlesFollowTheirTemplatesRules() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let config = """
+            project: demo
+            inputs: [data.ndjson]
+            previous: none
+            bundles:
+              - id: "people-{name}"
+                for_each: {field: name, collection: users}
+                fields: {users: [name, note, contact]}
+                queries:
+                  "people-{name}": {collection: users, where: [[name, ==, "{name}"]]}
+
+            """
+        let configFile = try SmallSite.write(into: dir, config: config, data: Self.data)
+        #expect(try build(config: configFile).exposure == [])
+        let silenced = try ExposureReport.read(siteDirectory: dir.file("site"), config: try PipelineConfig.load(file: configFile))
+        #expect(silenced.bundles.map(\.id) == ["people-Ada", "people-Bob"] && silenced.findings == [])
+        let unsilenced = try ExposureReport.read(siteDirectory: dir.file("site"), config: nil)
+        #expect(unsilenced.findings.map { "\($0.bundle) \($0.field)" } == ["people-Ada contact.mobile", "people-Ada note", "people-Bob note"])
+    }
 }
+

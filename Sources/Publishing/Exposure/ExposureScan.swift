@@ -8,19 +8,28 @@ enum ExposureScan {
     /// The findings of `plan`, per bundle, collection and field (the first document in key order
     /// as the example), in bundle order.
     static func findings(in plan: ShipmentPlan, policies: [String: FieldPolicy]) -> [ExposureFinding] {
+        plan.bundles.flatMap { bundle in
+            let documents = bundle.entries.lazy.compactMap { entry -> Document? in
+                guard case .existing(let document, _) = entry else { return nil }
+                return document
+            }
+            return findings(bundle: bundle.id, documents: documents, policy: policies[bundle.id] ?? FieldPolicy())
+        }
+    }
+
+    /// The findings of the documents one bundle publishes under `policy`, per collection and
+    /// field (the first of `documents` that holds it as the example).
+    static func findings(bundle: String, documents: some Sequence<Document>, policy: FieldPolicy) -> [ExposureFinding] {
         var findings: [ExposureFinding] = []
-        for bundle in plan.bundles {
-            var seen: Set<[String]> = []
-            let policy = policies[bundle.id] ?? FieldPolicy()
-            for case .existing(let document, _) in bundle.entries {
-                let allowed = policy.rule(forCollection: document.path.parent).flatMap { $0.mode == .allow ? $0.fields : nil } ?? []
-                scan(document.fields, at: []) { path, looksLike in
-                    let field = FieldPath(segments: path)
-                    guard !allowed.contains(where: { $0.isPrefix(of: field) }), seen.insert([document.collectionID] + path).inserted else { return }
-                    findings.append(ExposureFinding(
-                        bundle: bundle.id, collection: document.collectionID, field: field.canonicalString, looksLike: looksLike.rawValue,
-                        example: document.path.description))
-                }
+        var seen: Set<[String]> = []
+        for document in documents {
+            let allowed = policy.rule(forCollection: document.path.parent).flatMap { $0.mode == .allow ? $0.fields : nil } ?? []
+            scan(document.fields, at: []) { path, looksLike in
+                let field = FieldPath(segments: path)
+                guard !allowed.contains(where: { $0.isPrefix(of: field) }), seen.insert([document.collectionID] + path).inserted else { return }
+                findings.append(ExposureFinding(
+                    bundle: bundle, collection: document.collectionID, field: field.canonicalString, looksLike: looksLike.rawValue,
+                    example: document.path.description))
             }
         }
         return findings
