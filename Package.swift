@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PipelineLanguage", targets: ["PipelineLanguage"]),
         .library(name: "Hosting", targets: ["Hosting"]),
         .library(name: "Publishing", targets: ["Publishing"]),
+        .library(name: "Authoring", targets: ["Authoring"]),
         .library(name: "SitePolicy", targets: ["SitePolicy"]),
         .library(name: "EdgeServer", targets: ["EdgeServer"]),
     ],
@@ -59,6 +60,8 @@ let package = Package(
             ],
             plugins: ["EmbedSiteAssets"]
         ),
+        // Authoring help: `bundlepress init` (a survey of the user's exports → a starter pipeline.yml).
+        .target(name: "Authoring", dependencies: ["ExportReader", "FirestoreModel", "JSONCore", "Publishing"]),
         // Compiles site/*.html|js|css into Publishing (SiteAssets), so the binary carries them.
         .executableTarget(name: "SiteAssetEmbedder"),
         .plugin(name: "EmbedSiteAssets", capability: .buildTool(), dependencies: ["SiteAssetEmbedder"]),
@@ -83,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "bundlepress",
             dependencies: [
-                "Publishing", "PipelineLanguage", "BundleFormat", "QueryEngine", "FirestoreModel", "ExportReader", "SitePolicy", "EdgeServer",
+                "Publishing", "Authoring", "PipelineLanguage", "BundleFormat", "QueryEngine", "FirestoreModel", "ExportReader", "SitePolicy", "EdgeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,6 +101,7 @@ let package = Package(
             name: "PublishingTests", dependencies: ["Publishing", "PipelineLanguage", "Hosting", "SitePolicy"], resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SitePolicyTests", dependencies: ["SitePolicy"]),
+        .testTarget(name: "AuthoringTests", dependencies: ["Authoring", "PipelineLanguage"]),
         .testTarget(
             name: "EdgeServerTests",
             dependencies: [

@@ -13,10 +13,10 @@ struct BundlePress: AsyncParsableCommand {
             Exit status: 0 success · 1 verification found problems · 3 a bundle is over its \
             size budget · 4 a bundle publishes a sensitive-looking field (exposure.mode: fail) · \
             64 usage error · 65 invalid input data · 66 input file missing · 69 cannot listen \
-            (serve) or read the previous state (build) · 74 I/O error while writing · 75 another \
+            (serve) or read the previous state (build) · 73 init would replace a config (--force) · 74 I/O error while writing · 75 another \
             build holds the output's lock · 78 configuration error.
             """,
         version: Version.current,
-        subcommands: [Build.self, Serve.self, Inspect.self, Verify.self, QueryCommand.self, Convert.self]
+        subcommands: [Init.self, Build.self, Serve.self, Inspect.self, Verify.self, QueryCommand.self, Convert.self]
     )
 }

@@ -22,6 +22,10 @@ enum ExitStatus {
     static let previousUnavailable = ExitCode(69)
     /// `serve` cannot listen on the address (port in use, no such local address).
     static let unavailable = ExitCode(69)
+    /// `init` made a config that does not load: a bug (EX_SOFTWARE).
+    static let software = ExitCode(70)
+    /// `init` would replace an existing config without `--force` (EX_CANTCREAT).
+    static let cannotCreate = ExitCode(73)
     /// Writing the site failed (disk full, permissions).
     static let ioError = ExitCode(74)
     /// Another build holds the output's lock (EX_TEMPFAIL: try again later).

@@ -57,11 +57,6 @@ extension Inspect {
 
     /// The fields as aligned columns: path, types, documents.
     private func fieldTable(_ fields: [ExposureReport.FieldExposure], indent: String) -> [String] {
-        let rows = [("field", "types", "documents")] + fields.map { ($0.path, $0.types.joined(separator: ", "), String($0.documents)) }
-        let pathWidth = rows.map(\.0.count).max() ?? 0
-        let typesWidth = rows.map(\.1.count).max() ?? 0
-        return rows.map { path, types, count in
-            indent + path.padding(toLength: pathWidth + 2, withPad: " ", startingAt: 0) + types.padding(toLength: typesWidth + 2, withPad: " ", startingAt: 0) + count
-        }
+        alignedColumns([["field", "types", "documents"]] + fields.map { [$0.path, $0.types.joined(separator: ", "), String($0.documents)] }, indent: indent)
     }
 }

@@ -77,3 +77,11 @@ extension String {
 func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
     "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
 }
+
+/// `rows` as lines of left-aligned columns two spaces apart, each line starting with `indent`.
+func alignedColumns(_ rows: [[String]], indent: String) -> [String] {
+    let widths = (0..<(rows.map(\.count).max() ?? 0)).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+    return rows.map { row in
+        indent + row.enumerated().map { column, cell in column == row.count - 1 ? cell : cell.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0) }.joined()
+    }
+}

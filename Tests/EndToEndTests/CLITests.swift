@@ -174,16 +174,51 @@ struct CLITests {
         #expect(unredacted.stdout.contains("guard: 1 field looks like personal data or a secret\n  bundle \"community\" publishes authors.email, which looks like an email address"), "\(unredacted)")
     }
 
+    @Test func initWritesAConfigThatBuildsAndVerifies() throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        let kept = try example.run("init")
+        #expect(kept.status == 73 && kept.stderr == "error: pipeline.yml already exists; --force replaces it\n", "\(kept)")
+        try FileManager.default.removeItem(atPath: example.file("pipeline.yml"))
+        try example.write("package.json", #"{"name": "news-site", "scripts": {"prebuild": "bundlepress build"}}"#)
+
+        let result = try example.run("init")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.hasPrefix("warning: not an export, left out: package.json:"), "\(result)")
+        #expect(result.stdout.contains("exports/stories.ndjson: Firestore REST NDJSON, 160 documents\n"), "\(result)")
+        #expect(result.stdout.contains("comments (nested: a collection group): 350 documents\n"), "\(result)")
+        #expect(result.stdout.hasSuffix("Wrote pipeline.yml. Next:\n  bundlepress build        # bundles, gzip copies and the manifest in site/\n  bundlepress serve        # the explorer page at http://127.0.0.1:8080/\n"), "\(result)")
+
+        let build = try example.run("build")
+        #expect(build.status == 0 && build.stderr == "", "\(build)")
+        #expect(build.stdout.contains("Built 3 bundles (3 new, 0 changed, 0 unchanged, 0 removed) from 536 documents in 4 files"), "\(build)")
+        #expect(try example.run("verify").status == 0)
+        #expect(try example.run("init", "--force", "exports/authors.ndjson").status == 0)
+        #expect(try example.read("pipeline.yml").contains("  - exports/authors.ndjson  # Firestore REST NDJSON, 24 documents\n"))
+    }
+
+    @Test func initWithoutExportsSaysWhatItLookedFor() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("EndToEndTests-init-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let result = try runBundlepress(["init"], in: empty)
+        #expect(result.status == 66 && result.stderr.contains("no Firestore export found under this directory"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: empty + "/pipeline.yml"))
+        let unreadable = try runBundlepress(["init", "missing.ndjson"], in: empty)
+        #expect(unreadable.status == 66 && unreadable.stderr.contains("missing.ndjson"), "\(unreadable)")
+    }
+
     @Test func inspectNeedsAFileOrExposure() throws {
         let result = try runBundlepress(["inspect"], in: FileManager.default.temporaryDirectory.path)
         #expect(result.status == 64 && result.stderr.contains("Missing expected argument '<file>'"), "\(result)")
     }
 
     @Test(arguments: [
-        (["--help"], ["build", "inspect", "verify", "Exit status", "3 a bundle", "65", "66", "74", "75", "78"]),
+        (["--help"], ["init", "build", "inspect", "verify", "Exit status", "3 a bundle", "65", "66", "74", "75", "78"]),
         (["build", "--help"], ["--config", "--output", "--quiet", "--json", "--dry-run", "atomic", "exits 75", "exit status 3"]),
         (["inspect", "--help"], ["<file>", "--json", "--fields", ".bundle.gz", "--exposure", "--config"]),
         (["verify", "--help"], ["<directory>", "--quiet", "SHA-256"]),
+        (["init", "--help"], ["<inputs>", "--config", "--force", "--project", "Examples:"]),
     ])
     func help(_ arguments: [String], _ mentions: [String]) throws {
         let dir = FileManager.default.temporaryDirectory.path

@@ -51,16 +51,16 @@ public struct ExposureReport: Sendable, Equatable, Codable {
     init(site: String, config: String?, bundles: [(id: String, contents: BundleContents, policy: FieldPolicy)]) {
         self.site = site
         self.config = config
-        var whole = Inventory()
+        var whole = FieldInventory()
         self.bundles = bundles.map { bundle in
-            var own = Inventory()
+            var own = FieldInventory()
             for case let document? in bundle.contents.documents.map(\.document) {
-                own.add(document, bundle: bundle.id)
-                whole.add(document, bundle: bundle.id)
+                own.add(document, from: bundle.id)
+                whole.add(document, from: bundle.id)
             }
-            return BundleExposure(id: bundle.id, collections: own.summary(listingBundles: false))
+            return BundleExposure(id: bundle.id, collections: own.summary(listingSources: false))
         }
-        collections = whole.summary(listingBundles: true)
+        collections = whole.summary(listingSources: true)
         findings = bundles.flatMap { bundle in
             ExposureScan.findings(bundle: bundle.id, documents: bundle.contents.documents.lazy.compactMap(\.document), policy: bundle.policy)
         }
@@ -91,57 +91,5 @@ public struct ExposureReportError: Error, Sendable, CustomStringConvertible {
 
     init(_ description: String) {
         self.description = description
-    }
-}
-
-/// The field paths of a set of documents, per collection id, with their types and carriers.
-/// Keys are UTF-8 bytes: Firestore tells apart names that Swift's `String` equality does not.
-private struct Inventory {
-    private struct Collection {
-        var documents: Set<[UInt8]> = []
-        var bundles: [String] = []
-        var fields: [[UInt8]: (types: Set<Int>, documents: Set<[UInt8]>)] = [:]
-    }
-
-    /// Firestore's type order, for listing a field's types.
-    private static let typeOrder = ["null", "boolean", "integer", "double", "timestamp", "string", "bytes", "reference", "geopoint", "array", "vector", "map"]
-
-    private var collections: [[UInt8]: Collection] = [:]
-
-    mutating func add(_ document: Document, bundle: String) {
-        let name = Array(document.path.description.utf8)
-        let id = Array(document.collectionID.utf8)
-        var collection = collections[id, default: Collection()]
-        collection.documents.insert(name)
-        if collection.bundles.last != bundle { collection.bundles.append(bundle) }
-        Self.walk(document.fields, at: []) { path, value in
-            let key = Array(FieldPath(segments: path).canonicalString.utf8)
-            collection.fields[key, default: ([], [])].types.insert(Self.typeOrder.firstIndex(of: value.typeName)!)
-            collection.fields[key]!.documents.insert(name)
-        }
-        collections[id] = collection
-    }
-
-    func summary(listingBundles: Bool) -> [ExposureReport.CollectionExposure] {
-        collections.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { id, collection in
-            ExposureReport.CollectionExposure(
-                collection: String(decoding: id, as: UTF8.self), documents: collection.documents.count,
-                bundles: listingBundles ? collection.bundles : nil,
-                fields: collection.fields.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { path, field in
-                    ExposureReport.FieldExposure(
-                        path: String(decoding: path, as: UTF8.self), types: field.types.sorted().map { Self.typeOrder[$0] },
-                        documents: field.documents.count)
-                })
-        }
-    }
-
-    /// Calls `visit` with every field path under `map` and its value: a map's own path before the
-    /// paths under it; an array's elements and a vector's parts are not paths.
-    private static func walk(_ map: MapValue, at path: [String], _ visit: ([String], Value) -> Void) {
-        for field in map.fields {
-            let here = path + [field.key]
-            visit(here, field.value)
-            if case .map(let inner) = field.value, !field.value.isVector { walk(inner, at: here, visit) }
-        }
     }
 }

@@ -1,7 +1,7 @@
 /// What makes a field look like something that should not be public: its name, or cheaply, the
 /// shape of a string value. Deliberately narrow (no entropy guessing): a warning must be worth
 /// reading.
-enum SensitiveValue: String, Sendable, Equatable, CaseIterable {
+public enum SensitiveValue: String, Sendable, Equatable, CaseIterable {
     case emailAddress = "an email address"
     case phoneNumber = "a phone number"
     case secret = "a password, token or secret"
@@ -21,12 +21,12 @@ enum SensitiveValue: String, Sendable, Equatable, CaseIterable {
     ]
 
     /// What the field name `name` says it holds, if anything sensitive.
-    static func named(_ name: String) -> SensitiveValue? {
+    public static func named(_ name: String) -> SensitiveValue? {
         names[String(name.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " })]
     }
 
     /// What the string `text` looks like, if anything sensitive.
-    static func looking(like text: String) -> SensitiveValue? {
+    public static func looking(like text: String) -> SensitiveValue? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 6, bytes.count <= 512 else { return nil }
         if isEmailAddress(bytes) { return .emailAddress }

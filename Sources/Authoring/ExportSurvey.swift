@@ -1,0 +1,113 @@
+import ExportReader
+import FirestoreModel
+import Foundation
+import Publishing
+
+/// What `bundlepress init` finds in a user's exports: the inputs and their formats, the
+/// databases the documents name, each collection id's documents and fields (with their types
+/// and how often they occur), and the newest `updateTime`.
+public struct ExportSurvey: Sendable {
+    /// One export read.
+    public struct Input: Sendable, Equatable {
+        public var path: String
+        public var format: ExportFormat
+        public var documents: Int
+    }
+
+    /// A file a scan found that is not a readable export, and why.
+    public struct Skipped: Sendable, Equatable {
+        public var path: String
+        public var reason: String
+    }
+
+    /// The database documents are re-rooted to while surveying; a document that still names it
+    /// comes from a format that records no project.
+    static let unnamed = DatabaseID(project: "bundlepress-init-unnamed")
+
+    public private(set) var inputs: [Input] = []
+    public private(set) var skipped: [Skipped] = []
+    /// The newest `updateTime` of any document.
+    public private(set) var newestUpdateTime: Timestamp?
+    /// The collection ids that hold documents at the top level, in UTF-8 order.
+    public var topLevelCollections: [String] { topLevel.sorted { UTF8Order.compare($0, $1) == .less } }
+    /// Per collection id (a collection group), its documents and fields.
+    public var collections: [ExposureReport.CollectionExposure] { inventory.summary(listingSources: false) }
+
+    private var topLevel: Set<String> = []
+    private var databases: [String: (database: DatabaseID, documents: Int)] = [:]
+    private var inventory = FieldInventory()
+
+    public init() {}
+
+    /// The database most documents name, or nil when the exports name none.
+    public var database: DatabaseID? {
+        databases.values.max { ($0.documents, $1.database.resourceName) < ($1.documents, $0.database.resourceName) }?.database
+    }
+
+    /// Reads the export at `path` (a file, or a managed or emulator export's folder), its format detected.
+    public mutating func add(_ path: String) throws(ExportError) {
+        let reader = ExportReader(target: Self.unnamed)
+        let format = try reader.detectFormat(of: path)
+        var count = 0
+        // Counted into a copy, kept only when the whole export reads: a file that fails half way
+        // (skipped by a scan) adds nothing.
+        var survey = self
+        try reader.read(path, format: format) { exported in
+            count += 1
+            survey.count(exported, from: path)
+        }
+        self = survey
+        inputs.append(Input(path: path, format: format, documents: count))
+    }
+
+    /// Reads every export `candidates(under:excluding:)` finds; a file that is not a readable
+    /// export is listed in ``skipped``.
+    public mutating func scan(_ directory: String, excluding excluded: [String]) {
+        for path in Self.candidates(under: directory, excluding: excluded) {
+            do {
+                try add(path)
+            } catch {
+                skipped.append(Skipped(path: path, reason: error.description))
+            }
+        }
+    }
+
+    private mutating func count(_ exported: ExportedDocument, from path: String) {
+        let document = exported.document
+        inventory.add(document, from: path)
+        if document.path.count == 2 { topLevel.insert(document.collectionID) }
+        if let updated = document.updateTime, newestUpdateTime.map({ updated > $0 }) ?? true { newestUpdateTime = updated }
+        if exported.sourceDatabase != Self.unnamed {
+            databases[exported.sourceDatabase.resourceName, default: (exported.sourceDatabase, 0)].documents += 1
+        }
+    }
+
+    /// The exports below `directory`, in path order: `.json`, `.ndjson` and `.jsonl` files, and
+    /// managed or emulator export folders (taken whole). Hidden folders, `node_modules` and the
+    /// `excluded` paths (the site directory) are not entered.
+    public static func candidates(under directory: String, excluding excluded: [String]) -> [String] {
+        let fileManager = FileManager.default
+        let skip = Set(excluded.map { ($0 as NSString).standardizingPath })
+        var found: [String] = []
+        func visit(_ folder: String) {
+            guard let entries = try? fileManager.contentsOfDirectory(atPath: folder) else { return }
+            if entries.contains("firebase-export-metadata.json") || entries.contains(where: { $0.hasSuffix(".overall_export_metadata") }) {
+                found.append(folder)
+                return
+            }
+            for entry in entries.sorted(by: { UTF8Order.compare($0, $1) == .less }) where !entry.hasPrefix(".") && entry != "node_modules" {
+                let path = folder == "." ? entry : (folder as NSString).appendingPathComponent(entry)
+                guard !skip.contains((path as NSString).standardizingPath) else { continue }
+                var isDirectory: ObjCBool = false
+                guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+                if isDirectory.boolValue {
+                    visit(path)
+                } else if ["json", "ndjson", "jsonl"].contains((entry as NSString).pathExtension.lowercased()) {
+                    found.append(path)
+                }
+            }
+        }
+        visit(directory)
+        return found
+    }
+}

@@ -1,0 +1,138 @@
+import ExportReader
+import FirestoreModel
+import Foundation
+import JSONCore
+import Publishing
+
+/// The `pipeline.yml` that `bundlepress init` writes from an ``ExportSurvey``: the project and
+/// database the documents name, the inputs, fields whose names look sensitive redacted, and one
+/// bundle per top-level collection whose named query uses the collection's real fields (newest
+/// first by its most common timestamp field, 20 documents). Comments say what was found and
+/// what to change; the output is deterministic for the same exports.
+public enum StarterConfig {
+    /// The config text. `project` overrides the project the exports name.
+    public static func yaml(for survey: ExportSurvey, project: String?) -> String {
+        let collections = Dictionary(survey.collections.map { ($0.collection, $0) }, uniquingKeysWith: { first, _ in first })
+        let total = survey.inputs.reduce(0) { $0 + $1.documents }
+        var lines = [
+            "# pipeline.yml, written by `bundlepress init` from \(plural(total, "document")) in \(plural(survey.inputs.count, "export"))"
+                + (survey.newestUpdateTime.map { " (newest updateTime \($0.rfc3339))" } ?? "") + ".",
+            "# Build with `bundlepress build`, look at the site with `bundlepress serve`; every key is described in",
+            "# the README's \"pipeline.yml reference\".",
+        ]
+        if let project {
+            lines.append("project: \(quoted(project))")
+        } else if let database = survey.database {
+            lines.append("project: \(quoted(database.project))")
+        } else {
+            lines.append("project: my-project        # the exports do not name their project: set yours")
+        }
+        lines += [
+            "database: \(quoted(survey.database?.database ?? DatabaseID.defaultDatabase))",
+            "output: site",
+            "",
+            "# Apps keep their cache across builds: site/.bundlepress-state.json tells each build what the last one",
+            "# shipped. A build that starts from a fresh checkout (CI) finds it at the deployed site's URL: set",
+            "# previous: https://your-site.example/ once the site is deployed.",
+            "previous: none",
+            "",
+            "inputs:",
+        ]
+        lines += survey.inputs.map { "  - \(quoted($0.path))  # \($0.format.displayName), \(plural($0.documents, "document"))" }
+
+        let sensitive = sensitiveFields(collections.values)
+        if !sensitive.isEmpty {
+            lines += ["", "# Bundles are public files. These fields' names say they hold personal data or secrets, so they stay", "# out of every bundle (`bundlepress inspect --exposure` lists everything a built site publishes):", "redact:"]
+            lines += sensitive.map { "  \(quoted($0.collection)): [\($0.fields.map(quoted).joined(separator: ", "))]" }
+        }
+
+        lines += ["", "bundles:"]
+        var ids: Set<String> = []
+        // Exports of subcollections alone have no top-level collection: their bundles query groups.
+        let key = survey.topLevelCollections.isEmpty ? "collection_group" : "collection"
+        for id in survey.topLevelCollections.isEmpty ? survey.collections.map(\.collection) : survey.topLevelCollections {
+            guard let collection = collections[id] else { continue }
+            let bundle = uniqueIdentifier(for: id, taken: &ids)
+            let hidden = Set(sensitive.first { $0.collection == id }?.fields ?? [])
+            lines.append("  # \(id): \(plural(collection.documents, "document")); \(fieldSummary(collection, hiding: hidden))")
+            lines += ["  - id: \(quoted(bundle))", "    queries:"]
+            if let field = newestFirstField(collection, excluding: hidden) {
+                let missing = collection.documents - field.documents
+                lines += [
+                    "      \(quoted(bundle + "-latest")):",
+                    "        \(key): \(quoted(id))",
+                    "        order_by: [[\(quoted(field.path)), desc]]  # its most common timestamp field"
+                        + (missing > 0 ? "; the \(plural(missing, "document")) without it cannot match" : ""),
+                    "        limit: 20",
+                ]
+            } else {
+                lines += ["      \(quoted(bundle + "-first")):", "        \(key): \(quoted(id))", "        limit: 20  # in document id order"]
+            }
+        }
+        let groups = survey.collections.filter { !survey.topLevelCollections.contains($0.collection) }
+        if !groups.isEmpty, !survey.topLevelCollections.isEmpty {
+            lines += ["", "# Nested collections, for queries with collection_group: (all collections of that id) or parent:"]
+            lines += groups.map { "#   \($0.collection): \(plural($0.documents, "document"))" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Per collection, the field paths whose last segment names something sensitive.
+    private static func sensitiveFields(_ collections: some Sequence<ExposureReport.CollectionExposure>) -> [(collection: String, fields: [String])] {
+        collections.compactMap { collection in
+            let fields = collection.fields.map(\.path).filter { path in
+                guard let last = try? FieldPath(serverFormat: path).segments.last else { return false }
+                return SensitiveValue.named(last) != nil
+            }
+            return fields.isEmpty ? nil : (collection.collection, fields)
+        }.sorted { UTF8Order.compare($0.collection, $1.collection) == .less }
+    }
+
+    /// The top-level timestamp field most documents carry (only timestamps), ties by path.
+    private static func newestFirstField(_ collection: ExposureReport.CollectionExposure, excluding hidden: Set<String>) -> ExposureReport.FieldExposure? {
+        collection.fields
+            .filter { $0.types == ["timestamp"] && !$0.path.contains(".") && !hidden.contains($0.path) }
+            .max { ($0.documents, $1.path) < ($1.documents, $0.path) }
+    }
+
+    /// `title (string, 24), tags (array, 20), …`: the top-level fields, most common first.
+    private static func fieldSummary(_ collection: ExposureReport.CollectionExposure, hiding hidden: Set<String>) -> String {
+        let fields = collection.fields.filter { !$0.path.contains(".") && !hidden.contains($0.path) }
+            .sorted { ($0.documents, $1.path) > ($1.documents, $0.path) }
+        let shown = fields.prefix(8).map { "\($0.path) (\($0.types.joined(separator: "|")), \($0.documents))" }
+        return "fields: " + shown.joined(separator: ", ") + (fields.count > shown.count ? ", and \(fields.count - shown.count) more" : "")
+    }
+
+    /// A bundle id (and query-name stem) for a collection id: characters ids may not hold become
+    /// `-`; a second collection that comes out the same gets a number.
+    private static func uniqueIdentifier(for collection: String, taken: inout Set<String>) -> String {
+        var stem = String(collection.unicodeScalars.map { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar)) ? Character(scalar) : "-"
+        }.prefix(80))
+        if !(stem.first.map { $0.isLetter || $0.isNumber } ?? false) { stem = "c" + stem }
+        var candidate = stem
+        var number = 2
+        while !taken.insert(candidate).inserted {
+            candidate = "\(stem)-\(number)"
+            number += 1
+        }
+        return candidate
+    }
+
+    /// `text` as a YAML scalar: plain when it reads back as that string (an identifier-like
+    /// word that YAML takes for no boolean, null or number), else double-quoted in JSON's string
+    /// syntax, which YAML reads the same.
+    private static func quoted(_ text: String) -> String {
+        let plain = text.utf8.first.map { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || $0 == UInt8(ascii: "_") } == true
+            && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_-./".unicodeScalars.contains($0)) }
+            && !["true", "false", "yes", "no", "on", "off", "null", "y", "n"].contains(text.lowercased())
+        if plain { return text }
+        var writer = JSONWriter()
+        writer.string(text)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    private static func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+}

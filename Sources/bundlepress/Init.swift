@@ -1,0 +1,103 @@
+import ArgumentParser
+import Authoring
+import Foundation
+import PipelineLanguage
+
+struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a pipeline.yml that builds right away, from what your exports hold.",
+        discussion: """
+            Reads the exports (any format build reads, detected; by default every .json, \
+            .ndjson and .jsonl file and every managed or emulator export folder under the \
+            current directory, but site/, hidden folders and node_modules; files that are not \
+            exports are listed and left out), reports the collections, their fields with types \
+            and how many documents carry each, and the newest updateTime, then writes a config \
+            with the project and database the documents name, the inputs, a redact: rule for \
+            fields whose names look like personal data or secrets, and one bundle per top-level \
+            collection whose named query returns its 20 newest documents by its most common \
+            timestamp field. The config is checked by the same parser as build before it is \
+            written; an existing file is never replaced without --force.
+
+            Examples:
+              bundlepress init
+              bundlepress init exports/ backups/2026-11-24
+              bundlepress init firestore-seed --config site-data.yml --force
+            """
+    )
+
+    @Argument(help: "Export files or folders (default: the exports found under the current directory).")
+    var inputs: [String] = []
+
+    @Option(name: .shortAndLong, help: "The config file to write.")
+    var config = "pipeline.yml"
+
+    @Flag(help: "Replace the config file if it exists.")
+    var force = false
+
+    @Option(help: "The project id to write (default: the one the exports' document names say).")
+    var project: String?
+
+    func run() throws {
+        var terminal = Terminal()
+        if !force, FileManager.default.fileExists(atPath: config) {
+            terminal.error("\(config) already exists; --force replaces it")
+            throw ExitStatus.cannotCreate
+        }
+        var survey = ExportSurvey()
+        if inputs.isEmpty {
+            survey.scan(".", excluding: ["site"])
+        } else {
+            for input in inputs {
+                do {
+                    try survey.add(input)
+                } catch {
+                    terminal.error(error.description)
+                    throw ExitStatus.noInput
+                }
+            }
+        }
+        for skipped in survey.skipped { terminal.warning("not an export, left out: \(skipped.reason)") }
+        guard !survey.inputs.isEmpty else {
+            terminal.error(inputs.isEmpty ? "no Firestore export found under this directory (looked for .json, .ndjson and .jsonl files and export folders); name the exports: bundlepress init EXPORT…" : "the exports hold no documents")
+            throw ExitStatus.noInput
+        }
+        print(report(survey))
+
+        let text = StarterConfig.yaml(for: survey, project: project)
+        let directory = (config as NSString).deletingLastPathComponent
+        do {
+            _ = try PipelineConfig.parse(yaml: text, file: config, baseDirectory: directory.isEmpty ? "." : directory)
+        } catch {
+            terminal.error("the config init made does not load (a bug; please report it): \(error)")
+            throw ExitStatus.software
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: config), options: .atomic)
+        } catch {
+            terminal.error("\(config): cannot write the file: \(error.localizedDescription)")
+            throw ExitStatus.ioError
+        }
+        print("""
+
+            Wrote \(config). Next:
+              bundlepress build\(config == "pipeline.yml" ? "" : " --config \(config)")        # bundles, gzip copies and the manifest in site/
+              bundlepress serve\(config == "pipeline.yml" ? "" : " --config \(config)")        # the explorer page at http://127.0.0.1:8080/
+            """)
+    }
+
+    /// What the exports hold: inputs, collections with their fields, the newest updateTime.
+    private func report(_ survey: ExportSurvey) -> String {
+        var lines = survey.inputs.map { "\($0.path): \($0.format.displayName), \(counted($0.documents, "document"))" }
+        lines.append("newest updateTime: \(survey.newestUpdateTime?.rfc3339 ?? "none (documents get the snapshot time)")")
+        let topLevel = Set(survey.topLevelCollections)
+        for collection in survey.collections {
+            lines.append("")
+            lines.append("\(collection.collection)\(topLevel.contains(collection.collection) ? "" : " (nested: a collection group)"): \(counted(collection.documents, "document"))")
+            lines += alignedColumns(
+                [["field", "types", "documents"]]
+                    + collection.fields.map { [$0.path, $0.types.joined(separator: ", "), "\($0.documents) (\($0.documents * 100 / collection.documents) %)"] },
+                indent: "  ")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import Authoring
+@testable import PipelineLanguage
+
+/// `bundlepress init`'s survey of exports and the config it writes from it.
+@Suite struct StarterConfigTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A fresh directory; removed by the caller.
+    static func scratch(_ label: String = #function) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("AuthoringTests-\(label.filter(\.isLetter))-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    static func rest(_ path: String, _ fields: String, project: String = "shop-prod", updated: String = "2024-05-01T10:00:00Z") -> String {
+        #"{"name":"projects/\#(project)/databases/(default)/documents/\#(path)","fields":\#(fields),"createTime":"2024-01-01T00:00:00Z","updateTime":"\#(updated)"}"#
+    }
+
+    @Test func theExampleExportsGiveAConfigThatLoadsWithTheirProjectAndCollections() throws {
+        var survey = ExportSurvey()
+        let exports = Self.repository.appendingPathComponent("exports").path
+        survey.scan(exports, excluding: [])
+        #expect(survey.skipped == [])
+        #expect(survey.inputs.map { ($0.path as NSString).lastPathComponent } == ["authors.ndjson", "comments.ndjson", "config.ndjson", "stories.ndjson"])
+        #expect(survey.inputs.reduce(0) { $0 + $1.documents } == 536)
+        #expect(survey.topLevelCollections == ["authors", "site", "stories"])
+        #expect(survey.database?.project == "bundlepress-demo")
+
+        let yaml = StarterConfig.yaml(for: survey, project: nil)
+        let config = try PipelineConfig.parse(yaml: yaml, file: "pipeline.yml", baseDirectory: "/")
+        #expect(config.database.project == "bundlepress-demo")
+        #expect(config.bundles.map(\.id) == ["authors", "site", "stories"])
+        let stories = try #require(config.bundles.last?.queries.first)
+        #expect(stories.name == "stories-latest")
+        #expect(stories.query.orderBy.first?.field.canonicalString == "publishedAt" && stories.query.limit == 20)
+        #expect(config.fieldPolicy.rules.map { "\($0.collection) \($0.mode.rawValue) \($0.fields.map(\.canonicalString))" } == ["authors redact [\"email\"]"])
+        #expect(yaml.contains("# stories: 160 documents; fields: author (reference, 160)"))
+        #expect(yaml.contains("order_by: [[launchedAt, desc]]  # its most common timestamp field; the 1 document without it cannot match"))
+    }
+
+    @Test func sensitiveTimestampsAreNeitherOrderedOnNorPublished() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.write(
+            [
+                Self.rest("users/u1", #"{"name":{"stringValue":"Ada"},"dateOfBirth":{"timestampValue":"1990-01-01T00:00:00Z"},"contact":{"mapValue":{"fields":{"phone":{"stringValue":"x"}}}}}"#),
+                Self.rest("users/u2", #"{"name":{"stringValue":"Bob"},"dateOfBirth":{"timestampValue":"1991-01-01T00:00:00Z"},"joined":{"timestampValue":"2020-01-01T00:00:00Z"}}"#),
+                Self.rest("users/u2/orders/o1", #"{"total":{"integerValue":"3"}}"#),
+            ].joined(separator: "\n") + "\n", to: directory + "/data/users.ndjson")
+        try Self.write(#"{"name": "my-app", "private": true}"#, to: directory + "/package.json")
+        try Self.write("{}", to: directory + "/site/bundles/manifest.json")
+
+        var survey = ExportSurvey()
+        survey.scan(directory, excluding: [directory + "/site"])
+        #expect(survey.inputs.map(\.path) == [directory + "/data/users.ndjson"])
+        #expect(survey.skipped.map(\.path) == [directory + "/package.json"])
+        #expect(survey.topLevelCollections == ["users"])
+        #expect(survey.collections.map(\.collection) == ["orders", "users"])
+
+        let yaml = StarterConfig.yaml(for: survey, project: "other")
+        let config = try PipelineConfig.parse(yaml: yaml, file: "pipeline.yml", baseDirectory: "/")
+        #expect(config.database.project == "other")
+        #expect(config.fieldPolicy.rules.first?.fields.map(\.canonicalString) == ["contact.phone", "dateOfBirth"])
+        let query = try #require(config.bundles.first?.queries.first?.query)
+        #expect(query.orderBy.first?.field.canonicalString == "joined", "dateOfBirth is redacted: a query may not order on it")
+        #expect(yaml.contains("#   orders: 1 document"))
+    }
+
+    @Test func exportsThatNameNoProjectOrOnlyNestedCollections() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.write(Self.rest("shops/s1/items/i1", #"{"sku":{"stringValue":"A-1"}}"#) + "\n", to: directory + "/items.ndjson")
+        var survey = ExportSurvey()
+        try survey.add(directory + "/items.ndjson")
+        let config = try PipelineConfig.parse(yaml: StarterConfig.yaml(for: survey, project: nil), file: "pipeline.yml", baseDirectory: "/")
+        let query = try #require(config.bundles.first?.queries.first)
+        #expect(query.name == "items-first" && query.query.allDescendants && query.query.collectionID == "items")
+    }
+
+    @Test func aFileThatIsNotAnExportIsAnErrorWhenNamed() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.write("[1, 2]", to: directory + "/numbers.json")
+        var survey = ExportSurvey()
+        #expect(throws: (any Error).self) { try survey.add(directory + "/numbers.json") }
+        #expect(survey.inputs.isEmpty)
+    }
+}
