@@ -35,6 +35,12 @@ public struct ExportReader: Sendable {
         try FormatDetector(chunkSize: chunkSize).detect(path).format
     }
 
+    /// The files `path` stands for: the data files of the managed or emulator export it names
+    /// (its folder or a metadata file), else the file itself.
+    public func files(of path: String) throws(ExportError) -> [String] {
+        ExportFolder.recognizes(path) ? try ExportFolder(locating: path).dataFiles : [path]
+    }
+
     /// Opens the file at `path` as a stream of documents. For a managed or emulator export,
     /// `path` names its folder or one of its metadata files.
     ///

@@ -49,6 +49,12 @@ struct ExportFolderPipelineTests {
         let build = try runBundlepress(["build"], in: directory)
         #expect(build.status == 0, "\(build)")
         #expect(build.stdout.contains("snapshot 2026-02-01T00:00:00.000000000Z"), "\(build)")
+        // The export folder counts as its three output-N files, and their bytes.
+        let report = try runBundlepress(["build", "--dry-run", "--json"], in: directory)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any], "\(report)")
+        let data = (0...2).map { "\(Self.fixtures)/managed/all_namespaces/all_kinds/output-\($0)" }
+        let bytes = try data.reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int ?? 0) }
+        #expect(json["inputFiles"] as? Int == 3 && json["inputBytes"] as? Int == bytes, "\(json)")
     }
 
     @Test func convertWritesSortedRESTNDJSON() throws {

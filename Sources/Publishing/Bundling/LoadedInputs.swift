@@ -10,6 +10,7 @@ import QueryEngine
 struct LoadedInputs {
     var store: DocumentStore
     var snapshotTime: Timestamp
+    /// The data files read: an export folder counts as the `output-N` files it holds.
     var fileCount: Int
     var inputBytes: Int
 
@@ -32,12 +33,19 @@ struct LoadedInputs {
         var documents: [ResourcePath: (document: Document, location: SourceLocation)] = [:]
         var order: [ResourcePath] = []
         var inputBytes = 0
+        var dataFiles = 0
         var exportTimes: [Timestamp] = []
+        var untimedExport: String?
         var failure: BuildError?
         for (index, file) in files.enumerated() {
-            // Follow symlinks: the size of the export, not of a link to it.
-            let size = (try? FileManager.default.attributesOfItem(atPath: (file.path as NSString).resolvingSymlinksInPath)[.size] as? Int) ?? 0
+            // An export folder counts as the data files it holds (reading it says what is wrong
+            // with it); sizes follow symlinks: the export's, not a link's.
+            let parts = (try? reader.files(of: file.path)) ?? [file.path]
+            let size = parts.reduce(0) { total, part in
+                total + ((try? FileManager.default.attributesOfItem(atPath: (part as NSString).resolvingSymlinksInPath)[.size] as? Int) ?? 0)
+            }
             inputBytes += size
+            dataFiles += parts.count
             progress(.readingInput(path: file.path, index: index, count: files.count, bytes: size))
             do throws(ExportError) {
                 let exportTime = try reader.read(file.path, format: file.input.format, hints: file.input.hints) { exported in
@@ -59,15 +67,16 @@ struct LoadedInputs {
                     }
                     documents[path] = (exported.document, exported.location)
                 }
-                if let exportTime { exportTimes.append(exportTime) }
+                if let exportTime { exportTimes.append(exportTime) } else if parts != [file.path] { untimedExport = file.path }
             } catch {
                 throw .input(error)
             }
             if let failure { throw failure }
         }
-        progress(.inputsRead(documents: documents.count, files: files.count))
+        progress(.inputsRead(documents: documents.count, files: dataFiles))
 
-        let snapshotTime = try resolveSnapshotTime(config: config, exportTime: exportTimes.min(), documents: order.map { (documents[$0]!.document, documents[$0]!.location) })
+        let snapshotTime = try resolveSnapshotTime(
+            config: config, exportTime: exportTimes.min(), untimedExport: untimedExport, documents: order.map { (documents[$0]!.document, documents[$0]!.location) })
         var store = DocumentStore(database: config.database)
         for path in order {
             var document = documents[path]!.document
@@ -75,7 +84,7 @@ struct LoadedInputs {
             document.createTime = document.createTime ?? document.updateTime
             store.insert(document)
         }
-        return LoadedInputs(store: store, snapshotTime: snapshotTime, fileCount: files.count, inputBytes: inputBytes)
+        return LoadedInputs(store: store, snapshotTime: snapshotTime, fileCount: dataFiles, inputBytes: inputBytes)
     }
 
     /// `config` with its named queries resolved against these inputs (snapshot time, cursors at
@@ -127,11 +136,15 @@ struct LoadedInputs {
     /// The snapshot time T: `snapshot_time:`, else the time a managed or emulator export input
     /// was taken (the earliest of them), else the newest updateTime. Every time must be ≤ T
     /// (readTime = T must not precede what was read) and T must be after the epoch.
-    private static func resolveSnapshotTime(config: PipelineConfig, exportTime: Timestamp?, documents: [(Document, SourceLocation)]) throws(BuildError) -> Timestamp {
+    /// `untimedExport` names an export folder whose metadata records no start time.
+    private static func resolveSnapshotTime(
+        config: PipelineConfig, exportTime: Timestamp?, untimedExport: String?, documents: [(Document, SourceLocation)]
+    ) throws(BuildError) -> Timestamp {
         let newest = documents.compactMap { $0.0.updateTime }.max()
         guard let snapshotTime = config.snapshotTime ?? exportTime ?? newest else {
+            let export = untimedExport.map { "the export \($0) records no usable start time (older Emulator Suite versions write none) and " } ?? ""
             throw .data(
-                "no input document has an updateTime, so the snapshot time cannot be derived; set snapshot_time: in \(config.file)",
+                "\(export)no input document has an updateTime, so the snapshot time cannot be derived; set snapshot_time: in \(config.file) to when the export was taken",
                 location: nil)
         }
         guard snapshotTime.isPositive else {
