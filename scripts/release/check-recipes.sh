@@ -89,7 +89,8 @@ PY
 shellcheck "$work"/steps/*.sh
 mkdir -p "$work/releases/v$version" "$work/fakebin"
 cp "$tarball" "$dist/SHA256SUMS" "$work/releases/v$version/"
-python3 -m http.server --bind 127.0.0.1 --directory "$work/releases" 0 > "$work/releases.log" 2>&1 &
+# -u: the "Serving HTTP on" line must reach the log now, not when a buffer fills (PYTHONUNBUFFERED may be unset).
+python3 -u -m http.server --bind 127.0.0.1 --directory "$work/releases" 0 > "$work/releases.log" 2>&1 &
 pids+=($!)
 wait_for "$work/releases.log" "Serving HTTP on"
 releases=$(sed -n 's|.*(\(http://[^)]*\)).*|\1|p' "$work/releases.log" | head -1)
