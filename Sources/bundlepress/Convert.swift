@@ -13,6 +13,11 @@ struct Convert: ParsableCommand {
             losslessly. Names and same-database references are re-rooted to --project and \
             --database, as build re-roots them to pipeline.yml's project: and database:. \
             Useful to inspect a backup or to move data between tools.
+
+            Examples:
+              bundlepress convert backups/2026-11-24 --project my-app -o backup.ndjson
+              bundlepress convert emulator-data --project demo-app | head -3
+              bundlepress convert users.json --format firestore-export-import --project my-app --hints timestamps=createdAt
             """
     )
 

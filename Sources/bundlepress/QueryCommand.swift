@@ -18,6 +18,11 @@ struct QueryCommand: ParsableCommand {
 
             Results are document paths relative to the database root, in query order: a table \
             in a terminal, one path per line otherwise.
+
+            Examples:
+              bundlepress query latest-stories
+              bundlepress query latest-stories --format json | jq '.[0]'
+              bundlepress query --structured-query query.json --input exports/stories.ndjson
             """
     )
 

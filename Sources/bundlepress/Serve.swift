@@ -23,6 +23,11 @@ struct Serve: AsyncParsableCommand {
             server): every method and header is forwarded (hop-by-hop fields removed, Via added), \
             cacheable responses are stored and served as a shared cache (RFC 9111), and an \
             unreachable upstream gives 502, a silent one 504, each with a line on standard error.
+
+            Examples:
+              bundlepress serve
+              bundlepress serve --dir public --port 5000 --quiet
+              bundlepress serve --upstream http://127.0.0.1:5000 --port 8081
             """
     )
 

@@ -9,6 +9,10 @@ struct Verify: ParsableCommand {
             recorded sizes and SHA-256, the .gz decompresses to the same bytes, the bundle passes \
             the strict reader, and each named query run over the bundle returns exactly the \
             documents the bundle lists for it. Exits 1 when anything is wrong.
+
+            Examples:
+              bundlepress verify
+              bundlepress verify public --quiet && firebase deploy --only hosting
             """
     )
 

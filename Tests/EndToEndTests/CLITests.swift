@@ -217,8 +217,11 @@ struct CLITests {
         (["--help"], ["init", "build", "inspect", "verify", "Exit status", "3 a bundle", "65", "66", "74", "75", "78"]),
         (["build", "--help"], ["--config", "--output", "--quiet", "--json", "--dry-run", "atomic", "exits 75", "exit status 3"]),
         (["inspect", "--help"], ["<file>", "--json", "--fields", ".bundle.gz", "--exposure", "--config"]),
-        (["verify", "--help"], ["<directory>", "--quiet", "SHA-256"]),
+        (["verify", "--help"], ["<directory>", "--quiet", "SHA-256", "Examples:"]),
         (["init", "--help"], ["<inputs>", "--config", "--force", "--project", "Examples:"]),
+        (["serve", "--help"], ["--upstream", "Examples:", "bundlepress serve --dir"]),
+        (["query", "--help"], ["--structured-query", "Examples:", "bundlepress query latest-stories"]),
+        (["convert", "--help"], ["--project", "Examples:", "bundlepress convert backups/"]),
     ])
     func help(_ arguments: [String], _ mentions: [String]) throws {
         let dir = FileManager.default.temporaryDirectory.path
