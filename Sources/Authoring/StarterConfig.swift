@@ -10,11 +10,13 @@ import Publishing
 /// first by its most common timestamp field, 20 documents). Comments say what was found and
 /// what to change; the output is deterministic for the same exports.
 public enum StarterConfig {
-    /// The config text. `project` overrides the project the exports name.
-    public static func yaml(for survey: ExportSurvey, project: String?) -> String {
+    /// The config text. `project` overrides the project the exports name; `schema`, the path of
+    /// the JSON Schema relative to the config, goes in the first line for editors.
+    public static func yaml(for survey: ExportSurvey, project: String?, schema: String? = nil) -> String {
         let collections = Dictionary(survey.collections.map { ($0.collection, $0) }, uniquingKeysWith: { first, _ in first })
         let total = survey.inputs.reduce(0) { $0 + $1.documents }
-        var lines = [
+        var lines = schema.map { ["# yaml-language-server: $schema=\($0)"] } ?? []
+        lines += [
             "# pipeline.yml, written by `bundlepress init` from \(plural(total, "document")) in \(plural(survey.inputs.count, "export"))"
                 + (survey.newestUpdateTime.map { " (newest updateTime \($0.rfc3339))" } ?? "") + ".",
             "# Build with `bundlepress build`, look at the site with `bundlepress serve`; every key is described in",

@@ -17,8 +17,11 @@ public struct ExposurePolicy: Sendable, Equatable {
     /// Warn: a site's first build should show what it would publish, not stop on it.
     public static let `default` = ExposurePolicy(mode: .warn)
 
+    /// The keys of `exposure:`.
+    static let keys = ["mode"]
+
     static func parse(_ node: ConfigNode) throws(ConfigError) -> ExposurePolicy {
-        let entry = try node.mapping(allowed: ["mode"])
+        let entry = try node.mapping(allowed: keys)
         guard let modeNode = entry["mode"] else { return .default }
         let text = try modeNode.string()
         guard let mode = Mode(rawValue: text) else {

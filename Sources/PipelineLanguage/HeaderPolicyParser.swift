@@ -12,6 +12,10 @@ import SitePolicy
 ///   paths: ["/bundles/**"]                    # the default
 /// ```
 enum HeaderPolicyParser {
+    /// The keys of a `headers:` rule and of `cors:`.
+    static let ruleKeys = ["source", "headers"]
+    static let corsKeys = ["allow_origin", "paths"]
+
     static func parse(headers: ConfigNode?, cors: ConfigNode?) throws(ConfigError) -> HeaderPolicy {
         var rules: [HeaderRule] = []
         for ruleNode in try headers?.sequence() ?? [] {
@@ -22,7 +26,7 @@ enum HeaderPolicyParser {
     }
 
     private static func parseRule(_ node: ConfigNode) throws(ConfigError) -> HeaderRule {
-        let entry = try node.mapping(allowed: ["source", "headers"])
+        let entry = try node.mapping(allowed: ruleKeys)
         let pattern = try parsePattern(try entry.required("source"))
         let fieldsNode = try entry.required("headers")
         var fields: [HeaderField] = []
@@ -52,7 +56,7 @@ enum HeaderPolicyParser {
             }
             return nil
         }
-        let entry = try node.mapping(allowed: ["allow_origin", "paths"])
+        let entry = try node.mapping(allowed: corsKeys)
         var paths = CORSPolicy.default.paths
         if let pathsNode = entry["paths"] {
             paths = []

@@ -19,8 +19,11 @@ public struct LeaverPolicy: Sendable, Equatable {
     public static let `default` = LeaverPolicy(keep: 30 * 86_400)
 
     /// Reads `leavers: {keep: DURATION}`; a missing key keeps its default.
+    /// The keys of `leavers:`.
+    static let keys = ["keep"]
+
     static func parse(_ node: ConfigNode) throws(ConfigError) -> LeaverPolicy {
-        let entry = try node.mapping(allowed: ["keep"])
+        let entry = try node.mapping(allowed: keys)
         var policy = LeaverPolicy.default
         if let keep = entry["keep"] { policy.keep = try keep.duration() }
         return policy

@@ -12,6 +12,9 @@ extension PipelineConfig {
         "headers", "cors",
     ]
 
+    /// The keys of an `inputs:` item written as a mapping.
+    static let inputKeys = ["path", "format", "hints"]
+
     /// The keys of a `bundles:` item.
     static let bundleKeys = ["id", "documents", "queries", "max_bundle_bytes", "for_each", "fields", "redact"]
 
@@ -176,7 +179,7 @@ extension PipelineConfig {
         if case .scalar = node.node {
             return InputSpec(pattern: try node.string(), format: nil, location: node.location)
         }
-        let entry = try node.mapping(allowed: ["path", "format", "hints"])
+        let entry = try node.mapping(allowed: inputKeys)
         let pattern = try entry.required("path").string()
         let format = try entry["format"].map { formatNode throws(ConfigError) -> ExportFormat in
             let name = try formatNode.string()

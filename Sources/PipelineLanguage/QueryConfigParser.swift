@@ -35,6 +35,9 @@ struct QueryConfigParser {
         "collection", "collection_group", "parent", "where", "order_by", "limit", "limit_to_last",
         "start_at", "start_after", "end_at", "end_before", "structured_query", "limit_type",
     ]
+    /// The keys of a filter group (`{or: […]}`), and of a cursor at a document.
+    static let groupKeys = ["or", "and"]
+    static let cursorDocumentKeys = ["document"]
 
     /// Parses and validates one named query (Firestore's limits and the target clients).
     func parse(_ node: ConfigNode) throws(ConfigError) -> Query {
@@ -110,14 +113,14 @@ struct QueryConfigParser {
         }
     }
 
-    private static let operators: [String: Filter.Operator] = [
+    static let operators: [String: Filter.Operator] = [
         "<": .lessThan, "<=": .lessThanOrEqual, "==": .equal, "!=": .notEqual, ">": .greaterThan, ">=": .greaterThanOrEqual,
         "array-contains": .arrayContains, "array-contains-any": .arrayContainsAny, "in": .in, "not-in": .notIn,
     ]
 
     private func parseFilter(_ node: ConfigNode, query: Query) throws(ConfigError) -> Filter {
         if case .mapping = node.node {
-            let group = try node.mapping(allowed: ["or", "and"])
+            let group = try node.mapping(allowed: Self.groupKeys)
             guard group.entries.count == 1, let (key, _, members) = group.entries.first else {
                 throw node.error("a filter group is a mapping with exactly one key, or: […] or and: […]")
             }
@@ -190,7 +193,7 @@ struct QueryConfigParser {
                 try cursorValue(value, orderBy: query.normalizedOrderBy, index: index, node: node, query: query)
             }
         }
-        let documentNode = try node.mapping(allowed: ["document"]).required("document")
+        let documentNode = try node.mapping(allowed: Self.cursorDocumentKeys).required("document")
         let path = try documentNode.resourcePath()
         guard path.isDocument, query.allDescendants ? query.collectionID == path.segments[path.count - 2] : path.parent == query.parent.appending(query.collectionID) else {
             throw documentNode.error("cursor document \"\(path)\" is not in the queried collection")

@@ -20,8 +20,11 @@ public struct RetentionPolicy: Sendable, Equatable {
     public static let `default` = RetentionPolicy(builds: 2, minAge: 3_600)
 
     /// Reads `retention: {builds: N, min_age: DURATION}`; a missing key keeps its default.
+    /// The keys of `retention:`.
+    static let keys = ["builds", "min_age"]
+
     static func parse(_ node: ConfigNode) throws(ConfigError) -> RetentionPolicy {
-        let entry = try node.mapping(allowed: ["builds", "min_age"])
+        let entry = try node.mapping(allowed: keys)
         var policy = RetentionPolicy.default
         if let builds = entry["builds"] { policy.builds = try builds.int(in: 0...1_000_000) }
         if let minAge = entry["min_age"] { policy.minAge = try minAge.duration() }

@@ -38,8 +38,11 @@ public struct SizeBudget: Sendable, Equatable {
     }
 
     /// Reads `budgets: {max_bundle_bytes: SIZE, mode: fail|warn}`.
+    /// The keys of `budgets:`.
+    static let keys = ["max_bundle_bytes", "mode"]
+
     static func parse(_ node: ConfigNode) throws(ConfigError) -> SizeBudget {
-        let entry = try node.mapping(allowed: ["max_bundle_bytes", "mode"])
+        let entry = try node.mapping(allowed: keys)
         var budget = SizeBudget()
         if let limit = entry["max_bundle_bytes"] { budget.maxBundleBytes = try SizeLimit.parse(limit) }
         if let modeNode = entry["mode"] {

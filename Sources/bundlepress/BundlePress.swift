@@ -17,6 +17,6 @@ struct BundlePress: AsyncParsableCommand {
             build holds the output's lock · 78 configuration error.
             """,
         version: Version.current,
-        subcommands: [Init.self, Build.self, Serve.self, Inspect.self, Verify.self, QueryCommand.self, Convert.self]
+        subcommands: [Init.self, Build.self, Serve.self, Inspect.self, Verify.self, QueryCommand.self, Convert.self, Schema.self]
     )
 }

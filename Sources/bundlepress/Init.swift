@@ -16,7 +16,8 @@ struct Init: ParsableCommand {
             fields whose names look like personal data or secrets, and one bundle per top-level \
             collection whose named query returns its 20 newest documents by its most common \
             timestamp field. The config is checked by the same parser as build before it is \
-            written; an existing file is never replaced without --force.
+            written; an existing file is never replaced without --force. Beside it goes \
+            pipeline.schema.json (bundlepress schema), which its first line names for editors.
 
             Examples:
               bundlepress init
@@ -63,23 +64,26 @@ struct Init: ParsableCommand {
         }
         print(report(survey))
 
-        let text = StarterConfig.yaml(for: survey, project: project)
         let directory = (config as NSString).deletingLastPathComponent
+        let schemaFile = (directory as NSString).appendingPathComponent("pipeline.schema.json")
+        let text = StarterConfig.yaml(for: survey, project: project, schema: "./pipeline.schema.json")
         do {
             _ = try PipelineConfig.parse(yaml: text, file: config, baseDirectory: directory.isEmpty ? "." : directory)
         } catch {
             terminal.error("the config init made does not load (a bug; please report it): \(error)")
             throw ExitStatus.software
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: config), options: .atomic)
-        } catch {
-            terminal.error("\(config): cannot write the file: \(error.localizedDescription)")
-            throw ExitStatus.ioError
+        for (file, bytes) in [(schemaFile, try Schema.prettyJSON()), (config, Data(text.utf8))] {
+            do {
+                try bytes.write(to: URL(fileURLWithPath: file), options: .atomic)
+            } catch {
+                terminal.error("\(file): cannot write the file: \(error.localizedDescription)")
+                throw ExitStatus.ioError
+            }
         }
         print("""
 
-            Wrote \(config). Next:
+            Wrote \(config) (and \(schemaFile), its JSON Schema for your editor). Next:
               bundlepress build\(config == "pipeline.yml" ? "" : " --config \(config)")        # bundles, gzip copies and the manifest in site/
               bundlepress serve\(config == "pipeline.yml" ? "" : " --config \(config)")        # the explorer page at http://127.0.0.1:8080/
             """)

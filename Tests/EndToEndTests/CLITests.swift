@@ -187,7 +187,10 @@ struct CLITests {
         #expect(result.stderr.hasPrefix("warning: not an export, left out: package.json:"), "\(result)")
         #expect(result.stdout.contains("exports/stories.ndjson: Firestore REST NDJSON, 160 documents\n"), "\(result)")
         #expect(result.stdout.contains("comments (nested: a collection group): 350 documents\n"), "\(result)")
-        #expect(result.stdout.hasSuffix("Wrote pipeline.yml. Next:\n  bundlepress build        # bundles, gzip copies and the manifest in site/\n  bundlepress serve        # the explorer page at http://127.0.0.1:8080/\n"), "\(result)")
+        #expect(result.stdout.hasSuffix("Wrote pipeline.yml (and pipeline.schema.json, its JSON Schema for your editor). Next:\n  bundlepress build        # bundles, gzip copies and the manifest in site/\n  bundlepress serve        # the explorer page at http://127.0.0.1:8080/\n"), "\(result)")
+
+        #expect(try example.read("pipeline.yml").hasPrefix("# yaml-language-server: $schema=./pipeline.schema.json\n"))
+        #expect(try example.read("pipeline.schema.json") == (try example.run("schema")).stdout)
 
         let build = try example.run("build")
         #expect(build.status == 0 && build.stderr == "", "\(build)")
@@ -214,7 +217,7 @@ struct CLITests {
     }
 
     @Test(arguments: [
-        (["--help"], ["init", "build", "inspect", "verify", "Exit status", "3 a bundle", "65", "66", "74", "75", "78"]),
+        (["--help"], ["init", "build", "inspect", "verify", "schema", "Exit status", "3 a bundle", "65", "66", "74", "75", "78"]),
         (["build", "--help"], ["--config", "--output", "--quiet", "--json", "--dry-run", "atomic", "exits 75", "exit status 3"]),
         (["inspect", "--help"], ["<file>", "--json", "--fields", ".bundle.gz", "--exposure", "--config"]),
         (["verify", "--help"], ["<directory>", "--quiet", "SHA-256", "Examples:"]),
@@ -222,6 +225,7 @@ struct CLITests {
         (["serve", "--help"], ["--upstream", "Examples:", "bundlepress serve --dir"]),
         (["query", "--help"], ["--structured-query", "Examples:", "bundlepress query latest-stories"]),
         (["convert", "--help"], ["--project", "Examples:", "bundlepress convert backups/"]),
+        (["schema", "--help"], ["JSON Schema", "yaml-language-server", "Examples:"]),
     ])
     func help(_ arguments: [String], _ mentions: [String]) throws {
         let dir = FileManager.default.temporaryDirectory.path
