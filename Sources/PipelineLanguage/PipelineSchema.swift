@@ -209,12 +209,8 @@ indirect enum SchemaNode {
             }
             writer.byte(UInt8(ascii: "}"))
             if !required.isEmpty {
-                writer.raw(",\"required\":[")
-                for (index, key) in required.enumerated() {
-                    if index > 0 { writer.byte(UInt8(ascii: ",")) }
-                    writer.string(key)
-                }
-                writer.byte(UInt8(ascii: "]"))
+                writer.raw(",\"required\":")
+                Self.list(required, into: &writer) { $0.string($1) }
             }
         case .map(let values, _):
             writer.raw(",\"type\":\"object\",\"additionalProperties\":")
@@ -223,12 +219,8 @@ indirect enum SchemaNode {
             writer.raw(",\"type\":\"array\",\"items\":")
             items.encode(into: &writer, isRoot: false)
         case .tuple(let items, let required, _):
-            writer.raw(bytes: ",\"type\":\"array\",\"minItems\":\(required),\"maxItems\":\(items.count),\"prefixItems\":[".utf8)
-            for (index, item) in items.enumerated() {
-                if index > 0 { writer.byte(UInt8(ascii: ",")) }
-                item.encode(into: &writer, isRoot: false)
-            }
-            writer.byte(UInt8(ascii: "]"))
+            writer.raw(bytes: ",\"type\":\"array\",\"minItems\":\(required),\"maxItems\":\(items.count),\"prefixItems\":".utf8)
+            Self.list(items, into: &writer) { $1.encode(into: &$0, isRoot: false) }
         case .string(_, let pattern):
             writer.raw(",\"type\":\"string\"")
             if let pattern {
@@ -239,25 +231,27 @@ indirect enum SchemaNode {
             writer.raw(",\"type\":\"integer\"")
             if let range { writer.raw(bytes: ",\"minimum\":\(range.lowerBound),\"maximum\":\(range.upperBound)".utf8) }
         case .enumeration(_, let values):
-            writer.raw(",\"enum\":[")
-            for (index, value) in values.enumerated() {
-                if index > 0 { writer.byte(UInt8(ascii: ",")) }
-                writer.string(value)
-            }
-            writer.byte(UInt8(ascii: "]"))
+            writer.raw(",\"enum\":")
+            Self.list(values, into: &writer) { $0.string($1) }
         case .constant(let value, _):
             writer.raw(value ? ",\"const\":true" : ",\"const\":false")
         case .anyOf(let options, _):
-            writer.raw(",\"anyOf\":[")
-            for (index, option) in options.enumerated() {
-                if index > 0 { writer.byte(UInt8(ascii: ",")) }
-                option.encode(into: &writer, isRoot: false)
-            }
-            writer.byte(UInt8(ascii: "]"))
+            writer.raw(",\"anyOf\":")
+            Self.list(options, into: &writer) { $1.encode(into: &$0, isRoot: false) }
         case .any:
             break
         }
         writer.byte(UInt8(ascii: "}"))
+    }
+
+    /// Writes `[…]`, each item by `item`.
+    private static func list<Item>(_ items: [Item], into writer: inout JSONWriter, _ item: (inout JSONWriter, Item) -> Void) {
+        writer.byte(UInt8(ascii: "["))
+        for (index, element) in items.enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            item(&writer, element)
+        }
+        writer.byte(UInt8(ascii: "]"))
     }
 
     var description: String {
