@@ -10,9 +10,10 @@ import Publishing
 /// first by its most common timestamp field, 20 documents). Comments say what was found and
 /// what to change; the output is deterministic for the same exports.
 public enum StarterConfig {
-    /// The config text. `project` overrides the project the exports name; `schema`, the path of
-    /// the JSON Schema relative to the config, goes in the first line for editors.
-    public static func yaml(for survey: ExportSurvey, project: String?, schema: String? = nil) -> String {
+    /// The config text for a config in `directory`. `project` overrides the project the exports
+    /// name; `schema`, the path of the JSON Schema relative to the config, goes in the first line
+    /// for editors. Relative input paths are written relative to `directory`, as the build reads them.
+    public static func yaml(for survey: ExportSurvey, in directory: String = ".", project: String?, schema: String? = nil) -> String {
         let collections = Dictionary(survey.collections.map { ($0.collection, $0) }, uniquingKeysWith: { first, _ in first })
         let total = survey.inputs.reduce(0) { $0 + $1.documents }
         var lines = schema.map { ["# yaml-language-server: $schema=\($0)"] } ?? []
@@ -40,7 +41,7 @@ public enum StarterConfig {
             "",
             "inputs:",
         ]
-        lines += survey.inputs.map { "  - \(quoted($0.path))  # \($0.format.displayName), \(plural($0.documents, "document"))" }
+        lines += survey.inputs.map { "  - \(quoted(relative($0.path, to: directory)))  # \($0.format.displayName), \(plural($0.documents, "document"))" }
 
         let sensitive = sensitiveFields(collections.values)
         if !sensitive.isEmpty {
@@ -119,6 +120,19 @@ public enum StarterConfig {
             number += 1
         }
         return candidate
+    }
+
+    /// `path` (relative to the working directory) relative to `directory`; an absolute path as it is.
+    private static func relative(_ path: String, to directory: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        let workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        func components(_ relative: String) -> [String] {
+            URL(fileURLWithPath: relative, relativeTo: workingDirectory).standardizedFileURL.pathComponents
+        }
+        let target = components(path)
+        let base = components(directory.isEmpty ? "." : directory)
+        let common = zip(target, base).prefix { $0 == $1 }.count
+        return (Array(repeating: "..", count: base.count - common) + target[common...]).joined(separator: "/")
     }
 
     /// `text` as a YAML scalar: plain when it reads back as that string (an identifier-like

@@ -55,10 +55,7 @@ struct Convert: ParsableCommand {
                 try converter.add(input, format: format, hints: hints)
             } catch {
                 terminal.error(error.description)
-                switch error {
-                case .unreadable, .isDirectory: throw ExitStatus.noInput
-                default: throw ExitStatus.dataError
-                }
+                throw ExitStatus.code(for: error)
             }
         }
         let bytes = Data(converter.restNDJSON())

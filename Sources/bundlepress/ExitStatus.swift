@@ -1,5 +1,6 @@
 import ArgumentParser
 import BundleFormat
+import ExportReader
 import PipelineLanguage
 import Publishing
 
@@ -33,15 +34,19 @@ enum ExitStatus {
     /// pipeline.yml is invalid.
     static let configError = ExitCode(78)
 
+    /// 66 for an export that cannot be opened, 65 for one that is not valid.
+    static func code(for error: ExportError) -> ExitCode {
+        switch error {
+        case .unreadable, .isDirectory: return noInput
+        default: return dataError
+        }
+    }
+
     static func code(for error: BuildError) -> ExitCode {
         switch error {
         case .config: return configError
         case .noInputFiles: return noInput
-        case .input(let inputError):
-            switch inputError {
-            case .unreadable, .isDirectory: return noInput
-            default: return dataError
-            }
+        case .input(let inputError): return code(for: inputError)
         case .data, .bundle: return dataError
         case .publish: return ioError
         case .previous: return previousUnavailable

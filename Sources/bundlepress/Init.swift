@@ -1,5 +1,6 @@
 import ArgumentParser
 import Authoring
+import ExportReader
 import Foundation
 import PipelineLanguage
 
@@ -53,7 +54,7 @@ struct Init: ParsableCommand {
                     try survey.add(input)
                 } catch {
                     terminal.error(error.description)
-                    throw ExitStatus.noInput
+                    throw ExitStatus.code(for: error)
                 }
             }
         }
@@ -66,7 +67,7 @@ struct Init: ParsableCommand {
 
         let directory = (config as NSString).deletingLastPathComponent
         let schemaFile = (directory as NSString).appendingPathComponent("pipeline.schema.json")
-        let text = StarterConfig.yaml(for: survey, project: project, schema: "./pipeline.schema.json")
+        let text = StarterConfig.yaml(for: survey, in: directory, project: project, schema: "./pipeline.schema.json")
         do {
             _ = try PipelineConfig.parse(yaml: text, file: config, baseDirectory: directory.isEmpty ? "." : directory)
         } catch {

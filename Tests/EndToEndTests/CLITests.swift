@@ -198,6 +198,12 @@ struct CLITests {
         #expect(try example.run("verify").status == 0)
         #expect(try example.run("init", "--force", "exports/authors.ndjson").status == 0)
         #expect(try example.read("pipeline.yml").contains("  - exports/authors.ndjson  # Firestore REST NDJSON, 24 documents\n"))
+        // A config in another folder names the inputs from there, as build reads them.
+        try FileManager.default.createDirectory(atPath: example.file("config"), withIntermediateDirectories: true)
+        #expect(try example.run("init", "exports/authors.ndjson", "--config", "config/site.yml").status == 0)
+        #expect(try example.read("config/site.yml").contains("  - \"../exports/authors.ndjson\"  # "))
+        #expect(FileManager.default.fileExists(atPath: example.file("config/pipeline.schema.json")))
+        #expect(try example.run("build", "--config", "config/site.yml", "--quiet").status == 0)
     }
 
     @Test func initWithoutExportsSaysWhatItLookedFor() throws {
@@ -209,6 +215,9 @@ struct CLITests {
         #expect(!FileManager.default.fileExists(atPath: empty + "/pipeline.yml"))
         let unreadable = try runBundlepress(["init", "missing.ndjson"], in: empty)
         #expect(unreadable.status == 66 && unreadable.stderr.contains("missing.ndjson"), "\(unreadable)")
+        try Data("[1, 2]".utf8).write(to: URL(fileURLWithPath: empty + "/numbers.json"))
+        let notAnExport = try runBundlepress(["init", "numbers.json"], in: empty)
+        #expect(notAnExport.status == 65 && notAnExport.stderr.contains("numbers.json"), "\(notAnExport)")
     }
 
     @Test func inspectNeedsAFileOrExposure() throws {
