@@ -18,6 +18,10 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
 public struct JSONParser {
     /// Deeper nesting than this is an error. Firestore itself allows 20 levels of maps.
     public static let maximumDepth = 256
+    /// Up to this many members an object's keys are checked for a duplicate one by one; a larger
+    /// object (a state file lists 100,000 documents in one) keeps them in a set, so the check does
+    /// not take quadratic time.
+    static let linearKeyCheckLimit = 32
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index: Int
@@ -109,6 +113,7 @@ public struct JSONParser {
         defer { depth -= 1 }
         index += 1  // {
         var members: [JSONObject.Member] = []
+        var keys: Set<[UInt8]>?
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -121,7 +126,14 @@ public struct JSONParser {
             }
             let keyOffset = index
             let key = try parseString()
-            if members.contains(where: { $0.key.utf8.elementsEqual(key.utf8) }) {
+            let isDuplicate: Bool
+            if keys != nil {
+                isDuplicate = !keys!.insert(Array(key.utf8)).inserted
+            } else {
+                isDuplicate = members.contains { $0.key.utf8.elementsEqual(key.utf8) }
+                if members.count == Self.linearKeyCheckLimit { keys = Set(members.map { Array($0.key.utf8) } + [Array(key.utf8)]) }
+            }
+            if isDuplicate {
                 throw error("duplicate key \"\(key)\" in an object", at: keyOffset)
             }
             skipWhitespace()

@@ -54,6 +54,19 @@ import Testing
         #expect(object["e\u{301}"]?.numberValue?.literal == "2")
     }
 
+    /// Past ``JSONParser/linearKeyCheckLimit`` members, keys are checked through a set: each
+    /// duplicate is still found, at its offset, whichever member it repeats; byte-exact as ever.
+    @Test(arguments: [0, 5, 31, 32, 33, 99_998])
+    func duplicatesInLargeObjectsAreFound(repeating index: Int) throws {
+        let members = (0..<100_000).map { "\"k\($0)\":\($0)" }
+        let object = "{" + members.joined(separator: ",")
+        #expect(try parse(object + "}").objectValue?.count == 100_000)
+        let error = try #require(syntaxError(object + ",\"k\(index)\":0}"))
+        #expect(error.offset == object.utf8.count + 1 && error.message == "duplicate key \"k\(index)\" in an object")
+        let large = "{" + (0..<40).map { "\"k\($0)\":0" }.joined(separator: ",") + ",\"\u{E9}\":1,\"e\u{301}\":2}"
+        #expect(try parse(large).objectValue?.count == 42)
+    }
+
     @Test(arguments: [
         ("{\"a\":1,\"a\":2}", 7, "duplicate key"),
         ("[1,]", 3, "expected a JSON value"),
