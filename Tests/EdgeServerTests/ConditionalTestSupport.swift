@@ -51,7 +51,8 @@ extension ServerResponse {
 }
 
 extension ResponseBody {
-    /// The body's bytes, read from the file for a file range.
+    /// The body's bytes, read from the file for a file range (none for a stream, whose chunks
+    /// only the transport reads).
     var bytes: [UInt8] {
         switch storage {
         case .bytes(let buffer):
@@ -60,6 +61,8 @@ extension ResponseBody {
             var bytes = [UInt8](repeating: 0, count: readableBytes)
             let read = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, readableBytes, off_t(offset)) }
             return Array(bytes.prefix(max(read, 0)))
+        case .stream:
+            return []
         }
     }
 }

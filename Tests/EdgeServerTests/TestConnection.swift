@@ -45,6 +45,17 @@ struct TestConnection {
         return try await response(bodyless: method == "HEAD")
     }
 
+    /// Reads until what arrived (and was not returned yet) holds `text`, or the server closes,
+    /// and returns it all: for a response that does not end, such as an event stream.
+    mutating func untilReceived(_ text: String) async -> String {
+        while !String(buffer: received).contains(text) {
+            guard let more = try? await inbound.next() else { break }
+            received.writeImmutableBuffer(more)
+        }
+        defer { received.clear() }
+        return String(buffer: received)
+    }
+
     /// Waits until the server closes the connection and returns what it sent before that (and
     /// not read yet). A reset counts as a close.
     mutating func untilClosed() async -> String {

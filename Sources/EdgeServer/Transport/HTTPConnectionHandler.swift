@@ -15,7 +15,9 @@ import NIOHTTP1
 /// answered and the connection closed. When more than ``maxWaitingRequests`` pipelined requests
 /// wait, the handler stops reading until they are answered. Once the server shuts down
 /// (`ChannelShouldQuiesceEvent`), the next response says `Connection: close` and the connection
-/// closes after it. Timeouts, closing idle connections and parser errors are the
+/// closes after it. A streamed response (server-sent events) is the connection's last: its
+/// chunks are written as they come, and the stream is cancelled when the client goes away or the
+/// server shuts down. Timeouts, closing idle connections and parser errors are the
 /// ``ConnectionLifecycleHandler``'s, which hears of every response written.
 final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -55,6 +57,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var unflushed = false
     /// A read withheld because too many requests wait.
     private var heldRead = false
+    /// The task writing a streamed response's chunks.
+    private var streaming: Task<Void, Never>?
 
     init(responder: any Responder, limits: ConnectionLimits, accessLog: AccessLog?, dates: DateCache) {
         self.responder = responder
@@ -99,11 +103,15 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     func channelInactive(context: ChannelHandlerContext) {
         isActive = false
         waiting.removeAll()
+        streaming?.cancel()
         context.fireChannelInactive()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is ChannelShouldQuiesceEvent { shuttingDown = true }
+        if event is ChannelShouldQuiesceEvent {
+            shuttingDown = true
+            streaming?.cancel()
+        }
         context.fireUserInboundEventTriggered(event)
     }
 
@@ -184,17 +192,25 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     /// Writes the response (without body for `HEAD`, 204 and 304) and logs it; a response that
     /// closes the connection (or is the first after a shutdown began) is flushed and followed by a
-    /// half-close, which waits for the bytes.
+    /// half-close, which waits for the bytes. A streamed body is written by a task of its own,
+    /// and logged with 0 bytes when it starts.
     private func write(_ response: ServerResponse, toRequest head: HTTPRequestHead, disposition: ConnectionDisposition, context: ChannelHandlerContext) {
         var response = response
         if let file = response.body.file, !file.isUnchanged {
             response = .plainText(.serviceUnavailable, "the file changed on disk while being served; retry", fields: [.retryAfter: "1"])
         }
-        let disposition = shuttingDown ? .close : disposition
+        let disposition = shuttingDown || response.body.stream != nil ? .close : disposition
         let stamp = dates.now()
         let withBody = head.method != .HEAD
         let sentBytes: Int
-        if disposition == .close {
+        if let chunks = response.body.stream, withBody, response.allowsBody {
+            sentBytes = 0
+            closing = true
+            waiting.removeAll()
+            _ = context.writeAndFlush(response, date: stamp.httpDate, connection: .close, withBody: true)
+            unflushed = false
+            streaming = Self.write(chunks, to: context.channel)
+        } else if disposition == .close {
             closing = true
             waiting.removeAll()
             let written: EventLoopFuture<Void>
@@ -208,11 +224,31 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             sentBytes = context.write(response, date: stamp.httpDate, connection: disposition, withBody: withBody)
             unflushed = true
         }
-        context.triggerUserOutboundEvent(ConnectionLifecycleHandler.ResponseWritten(), promise: nil)
+        // A stream's end is the connection's: no idle or request deadline runs while it lasts.
+        if streaming == nil {
+            context.triggerUserOutboundEvent(ConnectionLifecycleHandler.ResponseWritten(), promise: nil)
+        }
         accessLog?.record(
             client: client, date: stamp.logDate,
             requestLine: "\(head.method.rawValue) \(head.uri) HTTP/\(head.version.major).\(head.version.minor)",
             status: response.status.code, bodyBytes: sentBytes)
+    }
+
+    /// Writes and flushes each chunk as `chunks` yields it; when it finishes (or its task is
+    /// cancelled, or a write fails) half-closes the connection, which waits for the bytes, then
+    /// closes it.
+    private static func write(_ chunks: AsyncStream<ByteBuffer>, to channel: any Channel) -> Task<Void, Never> {
+        Task {
+            for await chunk in chunks {
+                do {
+                    try await channel.writeAndFlush(IOData.byteBuffer(chunk))
+                } catch {
+                    break
+                }
+            }
+            try? await channel.close(mode: .output)
+            try? await channel.close()
+        }
     }
 
     private func flushIfNeeded(context: ChannelHandlerContext) {

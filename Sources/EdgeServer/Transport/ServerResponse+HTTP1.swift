@@ -15,7 +15,8 @@ extension ServerResponse {
     /// Writes the HTTP/1.1 head as sent to `buffer`: the status line, the response's fields, then
     /// `Date` and `Content-Length` when missing, and `Connection` when the connection closes after
     /// it (or stays open for an HTTP/1.0 client that asked for keep-alive), replacing any
-    /// `Connection` field of the response.
+    /// `Connection` field of the response. A streamed body gets no `Content-Length`: its end is
+    /// the connection's.
     ///
     /// Writing the bytes straight from `HTTPFields` (rather than through `HTTPHeaders` and
     /// NIO's encoder) is safe because `HTTPField` values cannot hold CR, LF or NUL, and names
@@ -27,7 +28,7 @@ extension ServerResponse {
         buffer.writeString(status.reasonPhrase)
         buffer.writeStaticString("\r\n")
         var hasDate = false
-        var hasLength = !allowsBody
+        var hasLength = !allowsBody || body.stream != nil
         for field in headerFields {
             if !hasDate, field.name == .date {
                 hasDate = true
@@ -130,6 +131,9 @@ extension ChannelHandlerContext {
             setCorked(true)
             write(NIOAny(IOData.byteBuffer(head)), promise: nil)
             writeFile(file, range: offset..<(offset + body.readableBytes), promise: promise)
+        case .stream:
+            // The head alone: the connection handler writes the chunks as they come.
+            write(NIOAny(IOData.byteBuffer(head)), promise: promise)
         }
         return body.readableBytes
     }

@@ -1,0 +1,76 @@
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Sends ``SiteEvent``s to every page listening, as server-sent events (the WHATWG HTML
+/// `text/event-stream` format).
+///
+/// Each event gets an id unique to this server run; a page that connects tells the id of the
+/// last event it saw (`Last-Event-ID`, which `EventSource` sends when it reconnects). It is sent
+/// the current state when it missed it: the last event if its id differs (the page was
+/// disconnected while a build finished, or the server restarted), and a failing build always,
+/// so a page opened while the config is broken shows why.
+public final class SiteEventStream: Sendable {
+    private struct State {
+        var nextSubscriber = 0
+        var subscribers: [Int: AsyncStream<ByteBuffer>.Continuation] = [:]
+        var sent = 0
+        var last: (id: String, event: SiteEvent)?
+    }
+
+    /// How long a page's `EventSource` waits before reconnecting, in milliseconds.
+    static let reconnectMilliseconds = 1_000
+
+    private let state = NIOLockedValueBox(State())
+    /// Makes ids unique across server runs: a page from an earlier run never matches.
+    private let run: String
+
+    /// Creates a stream with no listeners; `run` tells this server run's event ids apart from
+    /// an earlier run's (a start time will do).
+    public init(run: String) {
+        self.run = run
+    }
+
+    /// How many pages are listening.
+    public var listeners: Int {
+        state.withLockedValue { $0.subscribers.count }
+    }
+
+    /// Sends `event` to every listening page and keeps it as the current state.
+    public func send(_ event: SiteEvent) {
+        let (bytes, listeners) = state.withLockedValue { state in
+            state.sent += 1
+            let id = "\(run)-\(state.sent)"
+            state.last = (id, event)
+            return (Self.encode(event, id: id), Array(state.subscribers.values))
+        }
+        for listener in listeners { listener.yield(ByteBuffer(string: bytes)) }
+    }
+
+    /// A new listener's stream: the reconnection delay, the current state if the page missed it
+    /// (see the type's description), then every event sent until the stream is cancelled.
+    func subscribe(lastEventID: String?) -> AsyncStream<ByteBuffer> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(16))
+        let key = state.withLockedValue { state in
+            var opening = "retry: \(Self.reconnectMilliseconds)\n\n"
+            if let last = state.last, last.id != lastEventID, lastEventID != nil || last.event.isFailure {
+                opening += Self.encode(last.event, id: last.id)
+            }
+            continuation.yield(ByteBuffer(string: opening))
+            let key = state.nextSubscriber
+            state.nextSubscriber += 1
+            state.subscribers[key] = continuation
+            return key
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLockedValue { _ = $0.subscribers.removeValue(forKey: key) }
+        }
+        return stream
+    }
+
+    /// `id:`, `event:` and one `data:` line per line of the event's text, then a blank line.
+    static func encode(_ event: SiteEvent, id: String) -> String {
+        var lines = ["id: \(id)", "event: \(event.name)"]
+        lines += event.text.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)" }
+        return lines.joined(separator: "\n") + "\n\n"
+    }
+}
