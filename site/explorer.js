@@ -7,10 +7,13 @@
 // #bundle-view[data-bundle][data-state] says which bundle is shown and whether it loaded.
 // Opening "What this site publishes" (#exposure) reads every bundle and lists the fields the
 // site publishes per collection; #exposure[data-state] is loading | ready | error.
+// Served by `bundlepress serve --watch`, the page reloads after every rebuild and shows a failed
+// build's error in #build-error (see live-reload.js).
 
 import { readManifest, siteUrl } from './bundlepress.js';
 import { documentsByRole, documentsOfQuery, parseBundle } from './bundle-reader.js';
 import { exposureSummary } from './exposure.js';
+import { listenForBuilds, liveReloadPath } from './live-reload.js';
 import { documentPathSegments, fieldValue } from './firestore-values.js';
 import { compareUtf8, normalizedOrderBy, sortQueryResults } from './query-order.js';
 import { describeQuery, describeValue, formatByteSize, formatTimestamp } from './value-format.js';
@@ -18,6 +21,7 @@ import { describeQuery, describeValue, formatByteSize, formatTimestamp } from '.
 const page = {
   status: document.getElementById('status'),
   error: document.getElementById('error'),
+  buildError: document.getElementById('build-error'),
   siteFacts: document.getElementById('site-facts'),
   bundles: document.getElementById('bundles'),
   bundleRows: document.querySelector('#bundle-table tbody'),
@@ -59,6 +63,16 @@ function showError(text) {
   page.error.textContent = text;
 }
 
+/** A failed build's error, above the last good site (which is what is still served). */
+function showBuildError(message) {
+  page.buildError.replaceChildren(
+    h('h2', {}, 'The last build failed'),
+    h('p', {}, 'This page shows the last good site, which is still the one served. Fix the error and save: the page reloads after the next build.'),
+    h('pre', {}, message),
+  );
+  page.buildError.hidden = false;
+}
+
 function facts(pairs) {
   return pairs.map(([term, ...description]) => h('div', {}, h('dt', {}, term), h('dd', {}, ...description)));
 }
@@ -82,6 +96,8 @@ async function start() {
     const { manifest, url, response } = await readManifest(manifestUrl, { cache: 'no-cache' });
     site = { manifest, url };
     showSite(manifest, url, response);
+    const events = liveReloadPath(response);
+    if (events) listenForBuilds(events, { onRebuilt: () => location.reload(), onFailed: showBuildError });
   } catch (error) {
     document.body.dataset.state = 'error';
     setStatus('');

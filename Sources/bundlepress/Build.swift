@@ -115,34 +115,10 @@ struct Build: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else if !quiet {
-            print(summary(report))
+            print(report.summary())
         }
         if !quiet {
             for warning in report.warnings { terminal.warning(warning) }
         }
-    }
-
-    private func summary(_ report: BuildReport) -> String {
-        var lines: [String] = []
-        for bundle in report.bundles {
-            let returning = [counted(bundle.leavers, "leaver"), "\(bundle.missing) deleted"].filter { !$0.hasPrefix("0 ") }
-            let extra = returning.isEmpty ? "" : " (\(returning.joined(separator: ", ")))"
-            lines.append(
-                "  \(bundle.file)  \(counted(bundle.documents, "doc"))\(extra), \(counted(bundle.namedQueries.count, "query", "queries")), "
-                    + "\(formatBytes(bundle.bytes)) → \(formatBytes(bundle.gzipBytes)) gzip  (\(bundle.status.rawValue))")
-        }
-        lines += report.removedBundles.map { "  \($0)  (removed)" }
-        let verb = report.dryRun ? "Dry run, nothing written: would build" : "Built"
-        let manifestState = report.manifestChanged ? (report.dryRun ? " (would change)" : "") : " (unchanged)"
-        lines.append(
-            "\(verb) \(counted(report.bundles.count, "bundle")) (\(report.count(.new)) new, \(report.count(.changed)) changed, \(report.count(.unchanged)) unchanged, \(report.removedBundles.count) removed) "
-                + "from \(counted(report.inputDocuments, "document")) in \(counted(report.inputFiles, "file")): "
-                + "\(formatBytes(report.totalBytes)) raw, \(formatBytes(report.totalGzipBytes)) gzip, snapshot \(report.snapshotTime), site time \(report.siteTime), "
-                + "\(String(format1: report.seconds)) s → \(report.outputDirectory)/bundles/manifest.json\(manifestState)")
-        let retention = report.retention
-        if !retention.retained.isEmpty || !retention.deleted.isEmpty {
-            lines.append("Old files: \(retention.retained.count) kept for clients of older manifests, \(retention.deleted.count) \(report.dryRun ? "would be " : "")deleted")
-        }
-        return lines.joined(separator: "\n")
     }
 }

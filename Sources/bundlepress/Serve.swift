@@ -1,4 +1,5 @@
 import ArgumentParser
+import Authoring
 import Dispatch
 import EdgeServer
 import Foundation
@@ -18,6 +19,12 @@ struct Serve: AsyncParsableCommand {
             SIGINT or SIGTERM stop it gracefully (requests in flight are answered); a second \
             signal stops it at once.
 
+            With --watch it builds the site first, then again whenever pipeline.yml or a file \
+            its inputs read changes (polled, one build at a time, through the same lock and \
+            atomic publish as build), and tells open explorer pages to reload (server-sent \
+            events at /_bundlepress/events). A failed build keeps the last good site served and \
+            shows the error, with its file:line:column, in the terminal and on the page.
+
             With --upstream URL the edge is a caching reverse proxy in front of that HTTP origin \
             instead (the Firebase Hosting emulator, a function that builds bundles, a staging \
             server): every method and header is forwarded (hop-by-hop fields removed, Via added), \
@@ -26,6 +33,7 @@ struct Serve: AsyncParsableCommand {
 
             Examples:
               bundlepress serve
+              bundlepress serve --watch
               bundlepress serve --dir public --port 5000 --quiet
               bundlepress serve --upstream http://127.0.0.1:5000 --port 8081
             """
@@ -49,6 +57,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("no-edge"), help: "Serve as a bare origin, without the simulated CDN edge cache in front.")
     var noEdge = false
 
+    @Flag(name: .shortAndLong, help: "Build, then rebuild whenever pipeline.yml or an input changes, and reload open explorer pages.")
+    var watch = false
+
     @Flag(name: .shortAndLong, help: "No access log.")
     var quiet = false
 
@@ -57,6 +68,9 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--port must be between 0 and 65535 (0 picks a free port), found \(port)")
         }
         if let upstream {
+            guard !watch else {
+                throw ValidationError("--watch rebuilds a site from pipeline.yml; --upstream serves another origin")
+            }
             guard config == nil, dir == nil else {
                 throw ValidationError("--upstream serves another origin: it takes neither --config nor --dir")
             }
@@ -76,8 +90,12 @@ struct Serve: AsyncParsableCommand {
             let chain = ResponderChain.serve(origin: origin, edge: noEdge ? nil : EdgeConfiguration())
             // Bodies go upstream (PUT, POST): allow more than a static site needs.
             let limits = ConnectionLimits(maxRequestBodyBytes: Self.upstreamRequestBodyBytes)
-            try await serve(chain, limits: limits, describing: address.description, terminal: &terminal)
+            try await serve(chain.responder, limits: limits, describing: address.description, terminal: &terminal)
             await origin.shutdown()
+            return
+        }
+        if watch {
+            try await serveWatching(terminal: &terminal)
             return
         }
         let (directory, policy) = try site(terminal: &terminal)
@@ -86,10 +104,64 @@ struct Serve: AsyncParsableCommand {
             terminal.error("the site directory \(directory) does not exist; run bundlepress build first, or pass --dir")
             throw ExitStatus.noInput
         }
+        try await serve(siteChain(directory, policy: policy).responder, limits: ConnectionLimits(), describing: directory, terminal: &terminal)
+    }
+
+    /// The chain that serves a site directory with `policy`.
+    private func siteChain(_ directory: String, policy: HeaderPolicy) -> ResponderChain {
         // A new manifest on disk means "the site was redeployed": the edge purges everything.
         let edge = noEdge ? nil : EdgeConfiguration(watchedFile: (directory as NSString).appendingPathComponent("bundles/manifest.json"))
-        let chain = ResponderChain.serve(origin: SiteOrigin(directory: directory, policy: policy), edge: edge)
-        try await serve(chain, limits: ConnectionLimits(), describing: directory, terminal: &terminal)
+        return ResponderChain.serve(origin: SiteOrigin(directory: directory, policy: policy), edge: edge)
+    }
+
+    /// `--watch`: the first build, then the server with live reload in front of the site while
+    /// the watcher rebuilds; a rebuild that changes the header policy replaces the site's chain.
+    private func serveWatching(terminal: inout Terminal) async throws {
+        let file = config ?? "pipeline.yml"
+        let pipeline = try PipelineConfig.loadForCommand(file, terminal: &terminal)
+        let directory = dir ?? pipeline.outputDirectory
+        let events = SiteEventStream(run: String(UInt64(Date().timeIntervalSince1970 * 1_000), radix: 36))
+        let live = LiveReloadResponder(wrapping: siteChain(directory, policy: pipeline.headerPolicy).responder, events: events)
+        let (firstBuild, firstBuildDone) = AsyncStream.makeStream(of: Void.self)
+        let watcher = SiteWatcher(configFile: file, outputDirectory: dir)
+        let watching = Task {
+            var terminal = Terminal()
+            var policy = pipeline.headerPolicy
+            await watcher.run { event in
+                switch event {
+                case .building(let changed) where !changed.isEmpty:
+                    terminal.note("\(Self.describe(changed)) changed: rebuilding")
+                case .building:
+                    terminal.note("building \(file)")
+                case .built(let report, let config):
+                    FileHandle.standardOutput.write(Data((report.summary(changedOnly: true) + "\n").utf8))
+                    for warning in report.warnings { terminal.warning(warning) }
+                    if config.headerPolicy != policy {
+                        policy = config.headerPolicy
+                        live.replaceSite(with: siteChain(directory, policy: policy).responder)
+                    }
+                    events.send(.rebuilt(summary: report.totals))
+                    firstBuildDone.yield()
+                case .failed(let message):
+                    terminal.error(message)
+                    terminal.note("still serving the last good site; watching for changes")
+                    events.send(.buildFailed(message: message))
+                    firstBuildDone.yield()
+                }
+            }
+        }
+        defer { watching.cancel() }
+        for await _ in firstBuild { break }
+        try await serve(live, limits: ConnectionLimits(), describing: directory, terminal: &terminal)
+    }
+
+    /// `pipeline.yml`, `a.json and b.json`, `a.json and 3 more files`.
+    private static func describe(_ files: [String]) -> String {
+        switch files.count {
+        case 1: files[0]
+        case 2: "\(files[0]) and \(files[1])"
+        default: "\(files[0]) and \(files.count - 1) more files"
+        }
     }
 
     /// The largest request body forwarded to an upstream.
@@ -98,12 +170,12 @@ struct Serve: AsyncParsableCommand {
     /// Standard error, one line per call.
     private static let logLine: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
 
-    /// Listens, prints the Serving line, and answers with `chain` until a signal stops the server.
-    private func serve(_ chain: ResponderChain, limits: ConnectionLimits, describing origin: String, terminal: inout Terminal) async throws {
+    /// Listens, prints the Serving line, and answers with `responder` until a signal stops the server.
+    private func serve(_ responder: some Responder, limits: ConnectionLimits, describing origin: String, terminal: inout Terminal) async throws {
         let configuration = ServerConfiguration(host: host, port: port, limits: limits, accessLog: quiet ? nil : .standardError)
         let server: EdgeServer
         do {
-            server = try await EdgeServer.start(configuration: configuration, responder: chain.responder)
+            server = try await EdgeServer.start(configuration: configuration, responder: responder)
         } catch {
             terminal.error(error.description)
             throw ExitStatus.unavailable

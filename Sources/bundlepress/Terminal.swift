@@ -45,6 +45,12 @@ struct Terminal {
         write(text.split(separator: "\n", omittingEmptySubsequences: false).map { "error: \($0)\n" }.joined())
     }
 
+    /// Prints `text` as a line of its own (after clearing the progress line).
+    mutating func note(_ text: String) {
+        clearProgress()
+        write(text + "\n")
+    }
+
     mutating func warning(_ text: String) {
         clearProgress()
         write("warning: " + text + "\n")

@@ -3,7 +3,9 @@
 // `bundlepress query` prints, show a rebuilt site's leavers and deleted documents apart from
 // the results, list in "What this site publishes" the fields `bundlepress inspect --exposure`
 // lists, show errors on the page, and the manifest and bundles must arrive with the caching and
-// encoding headers of docs/design.md ("Serving").
+// encoding headers of docs/design.md ("Serving"). Served by `bundlepress serve --watch` over a
+// copy of the example project, the page must reload after an edit to pipeline.yml, show a broken
+// config's file:line:column while the last good site stays served, and recover once it is fixed.
 //
 //   node Tests/Browser/explorer-e2e.mjs [--screenshot FILE] [--phone-screenshot FILE] [--returning-screenshot FILE]
 //     [--exposure-screenshot FILE]
@@ -17,7 +19,7 @@ import path from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { Browser } from './devtools.mjs';
 import { startServer } from './site-server.mjs';
-import { bundlepress, exampleManifest, expectedQueryPaths, returningSite, siteDirectory } from './support.mjs';
+import { bundlepress, exampleManifest, expectedQueryPaths, repositoryRoot, returningSite, siteDirectory } from './support.mjs';
 import { formatTimestamp } from '../../site/value-format.js';
 
 const OVERALL_TIMEOUT_MS = 180000;
@@ -82,6 +84,50 @@ function makeFixtureSite(manifest, returning) {
   };
   writeFileSync(path.join(directory, 'miscounted', 'bundles', 'manifest.json'), JSON.stringify(miscounted));
   return { directory, truncated, missing, replaced };
+}
+
+/**
+ * `serve --watch` on a copy of the example project: an edit reloads the open page with the new
+ * results, a broken config shows its error on the page (and on a page opened meanwhile) while the
+ * last good site is served, and fixing it reloads the page without the error.
+ */
+async function checkWatch(browser, page, consoleErrors, cleanup) {
+  const project = mkdtempSync(path.join(tmpdir(), 'bundlepress-watch-'));
+  cleanup.push(() => rmSync(project, { recursive: true, force: true }));
+  cpSync(path.join(repositoryRoot, 'exports'), path.join(project, 'exports'), { recursive: true });
+  const config = path.join(project, 'pipeline.yml');
+  const original = readFileSync(path.join(repositoryRoot, 'pipeline.yml'), 'utf8');
+  writeFileSync(config, original);
+  const server = await startServer(path.join(project, 'site'), { args: ['--watch', '--config', config], timeoutMs: 60000 });
+  cleanup.push(Object.assign(() => server.stop(), { kill: server.kill }));
+  const latestRows = `document.querySelector('#bundle-view table[data-query="latest-stories"]')?.tBodies[0].rows.length`;
+  await browser.send('Page.navigate', { url: `${server.url}index.html#front-page` }, page);
+  await waitFor(browser, page, bundleShown('front-page', 'ready'), consoleErrors);
+  checkEqual('watch: the first build is served', await browser.evaluate(page, latestRows), 20);
+
+  await browser.evaluate(page, 'window.beforeRebuild = true');
+  writeFileSync(config, original.replace('limit: 20', 'limit: 3'));
+  await waitFor(browser, page, `window.beforeRebuild === undefined && ${latestRows} === 3`, consoleErrors);
+  check('watch: an edit to pipeline.yml reloads the page with the rebuilt results', true);
+
+  await browser.evaluate(page, 'window.beforeRebuild = true');
+  const manifestBefore = await (await fetch(`${server.url}bundles/manifest.json`)).text();
+  writeFileSync(config, original.replace('limit: 20', 'limit: -3'));
+  await waitFor(browser, page, `!document.getElementById('build-error').hidden`, consoleErrors);
+  const shown = await browser.evaluate(page, `document.getElementById('build-error').textContent`);
+  check('watch: a broken config shows its file:line:column on the page', /pipeline\.yml:\d+:\d+: /.test(shown), shown);
+  check('watch: the page is not reloaded by a failed build', await browser.evaluate(page, 'window.beforeRebuild === true'));
+  checkEqual('watch: the last good site is still served', await (await fetch(`${server.url}bundles/manifest.json`)).text(), manifestBefore);
+  check('watch: the terminal says the same', server.output().stderr.includes(shown.match(/pipeline\.yml:\d+:\d+: [^\n]*/)?.[0] ?? '?'), server.output().stderr);
+  await browser.send('Page.navigate', { url: `${server.url}index.html#front-page` }, page);
+  await waitFor(browser, page, `!document.getElementById('build-error').hidden && ${bundleShown('front-page', 'ready')}`, consoleErrors);
+  check('watch: a page opened while the build is failing shows the error', true);
+
+  await browser.evaluate(page, 'window.beforeRebuild = true');
+  writeFileSync(config, original);
+  await waitFor(browser, page, `window.beforeRebuild === undefined && document.getElementById('build-error').hidden && ${latestRows} === 20`, consoleErrors);
+  check('watch: fixing the config reloads the page without the error', true);
+  await server.stop();
 }
 
 /** Page state for failure messages: what the page says, and what the console said. */
@@ -374,6 +420,7 @@ async function main() {
     await checkReturning(browser, page, server, returning, consoleErrors);
     await checkExposure(browser, page, server, fixture, consoleErrors);
     await checkErrors(browser, page, server, fixture, consoleErrors);
+    await checkWatch(browser, page, consoleErrors, cleanup);
   } catch (error) {
     check('the run completes', false, error.stack ?? String(error));
   } finally {

@@ -9,13 +9,14 @@ const SERVING = /Serving .* at (http:\/\/127\.0\.0\.1:\d+)\/?/;
 /**
  * Serves `directory`. The command is `bundlepress serve`, or $BUNDLEPRESS_SERVE_CMD (words
  * separated by spaces) for another server that takes the same options and prints the same line.
+ * `options.args` come before the others (e.g. `['--watch', '--config', file]`).
  * @param {string} directory
- * @param {{timeoutMs?: number}} [options]
- * @returns {Promise<{url: string, stop: () => Promise<void>, kill: () => void}>} `url` ends with `/`
+ * @param {{timeoutMs?: number, args?: string[]}} [options]
+ * @returns {Promise<{url: string, stop: () => Promise<void>, kill: () => void, output: () => {stdout: string, stderr: string}}>} `url` ends with `/`
  */
-export function startServer(directory, { timeoutMs = 20000 } = {}) {
+export function startServer(directory, { timeoutMs = 20000, args = [] } = {}) {
   const [command, ...prefix] = (process.env.BUNDLEPRESS_SERVE_CMD ?? `${bundlepressBinary} serve`).split(/\s+/).filter(Boolean);
-  const child = spawn(command, [...prefix, '--dir', directory, '--host', '127.0.0.1', '--port', '0', '--quiet'], {
+  const child = spawn(command, [...prefix, ...args, '--dir', directory, '--host', '127.0.0.1', '--port', '0', '--quiet'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise((resolve) => child.on('close', resolve));
@@ -47,7 +48,7 @@ export function startServer(directory, { timeoutMs = 20000 } = {}) {
       if (match) {
         clearTimeout(timer);
         child.removeAllListeners('exit');
-        resolve({ url: `${match[1]}/`, stop, kill });
+        resolve({ url: `${match[1]}/`, stop, kill, output: () => ({ stdout, stderr }) });
       }
     });
   });

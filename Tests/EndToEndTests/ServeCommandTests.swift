@@ -5,7 +5,7 @@ import FoundationNetworking
 import Testing
 
 /// `bundlepress serve` as a user runs it: the built binary on a copy of the example.
-@Suite("bundlepress serve", .timeLimit(.minutes(1)))
+@Suite("bundlepress serve", .timeLimit(.minutes(5)))
 struct ServeCommandTests {
     /// A running `bundlepress serve`, its output going to files.
     final class ServeProcess {
@@ -40,10 +40,12 @@ struct ServeCommandTests {
         var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
         var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
-        /// The URL from the `Serving … at URL` line, once printed (nil if the process exits first).
+        /// The URL from the `Serving … at URL` line, once printed (nil if the process exits first,
+        /// or after two minutes: a loaded machine may take long to start a debug binary).
         func waitForURL() async throws -> URL? {
-            for _ in 0..<400 {
-                if let line = stdout.split(separator: "\n").first, line.hasPrefix("Serving "), let url = line.split(separator: " ").last {
+            let deadline = ContinuousClock.now + .seconds(120)
+            while ContinuousClock.now < deadline {
+                if let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix("Serving ") }), let url = line.split(separator: " ").last {
                     return URL(string: String(url))
                 }
                 guard process.isRunning else { return nil }
@@ -83,6 +85,48 @@ struct ServeCommandTests {
         #expect(body == (try Data(contentsOf: URL(fileURLWithPath: example.file("site/bundles/manifest.json")))))
         #expect(try await server.stop(SIGINT) == 0)
         #expect(server.stderr.contains("\"GET /bundles/manifest.json HTTP/1.1\" 200 "), "\(server.stderr)")
+    }
+
+    /// `serve --watch`: the first build before the Serving line, an edit to the config published
+    /// and served within seconds, and a broken config reported with its place while the last good
+    /// site stays served.
+    @Test func watchRebuildsAndServesTheNewSiteAndKeepsItWhenTheConfigBreaks() async throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        let server = try ServeProcess(["--watch", "--port", "0", "--quiet"], in: example.path)
+        let base = try #require(try await server.waitForURL(), "no Serving line: \(server.stderr)")
+        let manifestURL = base.appendingPathComponent("bundles/manifest.json")
+        func frontPage() async throws -> String? {
+            let (body, _) = try await URLSession.shared.data(from: manifestURL)
+            let manifest = try JSONSerialization.jsonObject(with: body) as? [String: Any]
+            let bundles = manifest?["bundles"] as? [[String: Any]] ?? []
+            return bundles.first { $0["id"] as? String == "front-page" }?["url"] as? String
+        }
+        let before = try #require(try await frontPage())
+
+        let config = try example.read("pipeline.yml")
+        try Data(config.replacingOccurrences(of: "limit: 20", with: "limit: 3").utf8).write(to: URL(fileURLWithPath: example.file("pipeline.yml")), options: .atomic)
+        var after = before
+        let deadline = ContinuousClock.now + .seconds(60)
+        while after == before, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            after = try await frontPage() ?? before
+        }
+        #expect(after != before, "the rebuilt front page was not served: \(server.stderr)")
+        let (_, bundleResponse) = try await URLSession.shared.data(from: base.appendingPathComponent(after))
+        #expect((bundleResponse as? HTTPURLResponse)?.statusCode == 200)
+        #expect(server.stdout.contains("(changed)"), "\(server.stdout)")
+
+        let (served, _) = try await URLSession.shared.data(from: manifestURL)
+        try Data(config.replacingOccurrences(of: "limit: 20", with: "limit: -3").utf8).write(to: URL(fileURLWithPath: example.file("pipeline.yml")), options: .atomic)
+        while !server.stderr.contains("still serving the last good site"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let reported = server.stderr.split(separator: "\n").first { $0.hasPrefix("error: pipeline.yml:") }?.split(separator: ":") ?? []
+        #expect(reported.count > 4 && Int(reported[2]) != nil && Int(reported[3]) != nil, "no file:line:column in \(server.stderr)")
+        let (stillServed, _) = try await URLSession.shared.data(from: manifestURL)
+        #expect(stillServed == served)
+        #expect(try await server.stop(SIGINT) == 0)
     }
 
     /// A site build from a fresh checkout (no output yet) takes what the deployed site publishes
