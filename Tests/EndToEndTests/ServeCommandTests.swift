@@ -88,8 +88,8 @@ struct ServeCommandTests {
     }
 
     /// `serve --watch`: the first build before the Serving line, an edit to the config published
-    /// and served within seconds, and a broken config reported with its place while the last good
-    /// site stays served.
+    /// and served within seconds, a new header policy applied, and a broken config reported with
+    /// its place while the last good site stays served.
     @Test func watchRebuildsAndServesTheNewSiteAndKeepsItWhenTheConfigBreaks() async throws {
         let example = try ExampleCopy()
         defer { example.remove() }
@@ -116,6 +116,16 @@ struct ServeCommandTests {
         let (_, bundleResponse) = try await URLSession.shared.data(from: base.appendingPathComponent(after))
         #expect((bundleResponse as? HTTPURLResponse)?.statusCode == 200)
         #expect(server.stdout.contains("(changed)"), "\(server.stdout)")
+
+        // A new header policy applies without a restart.
+        let withHeaders = config + "\nheaders:\n  - source: /bundles/manifest.json\n    headers: { X-Site: demo }\n"
+        try Data(withHeaders.utf8).write(to: URL(fileURLWithPath: example.file("pipeline.yml")), options: .atomic)
+        var siteField: String?
+        while siteField == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            siteField = (try await URLSession.shared.data(from: manifestURL).1 as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Site")
+        }
+        #expect(siteField == "demo", "\(server.stderr)")
 
         let (served, _) = try await URLSession.shared.data(from: manifestURL)
         try Data(config.replacingOccurrences(of: "limit: 20", with: "limit: -3").utf8).write(to: URL(fileURLWithPath: example.file("pipeline.yml")), options: .atomic)
