@@ -46,7 +46,7 @@ actor Barrier {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ShutdownAndLoadTests {
     /// Answers `/slow` only once the gate opens; anything else at once.
     struct GatedResponder: Responder {

@@ -20,10 +20,14 @@ struct RunningServer: Sendable {
     let server: EdgeServer
 }
 
+/// Limits for tests that do not test timeouts: the product's, but with request and idle timeouts
+/// a starved CI machine cannot reach between a test's steps.
+let testLimits = ConnectionLimits(requestTimeout: .seconds(120), idleTimeout: .seconds(120))
+
 /// Runs `body` against a server on 127.0.0.1 (a free port) answering with `responder`, then
 /// shuts the server down gracefully and waits until it has stopped.
 func withServer(
-    responder: some Responder, limits: ConnectionLimits = ConnectionLimits(), _ body: (RunningServer) async throws -> Void
+    responder: some Responder, limits: ConnectionLimits = testLimits, _ body: (RunningServer) async throws -> Void
 ) async throws {
     let log = LogRecorder()
     let server = try await EdgeServer.start(
@@ -43,14 +47,14 @@ func withServer(
 
 /// Runs `body` against a server for the site `site` (see ``withServer(responder:limits:_:)``).
 func withServer(
-    site: TestSite, policy: HeaderPolicy = .default, limits: ConnectionLimits = ConnectionLimits(), _ body: (RunningServer) async throws -> Void
+    site: TestSite, policy: HeaderPolicy = .default, limits: ConnectionLimits = testLimits, _ body: (RunningServer) async throws -> Void
 ) async throws {
     try await withServer(responder: SiteOrigin(directory: site.path, policy: policy), limits: limits, body)
 }
 
 /// Serves `site` (see ``withServer(site:policy:limits:_:)``) and removes it afterwards.
 func serving(
-    _ site: TestSite, policy: HeaderPolicy = .default, limits: ConnectionLimits = ConnectionLimits(), _ body: (RunningServer) async throws -> Void
+    _ site: TestSite, policy: HeaderPolicy = .default, limits: ConnectionLimits = testLimits, _ body: (RunningServer) async throws -> Void
 ) async throws {
     defer { site.remove() }
     try await withServer(site: site, policy: policy, limits: limits, body)
