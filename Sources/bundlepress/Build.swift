@@ -98,7 +98,7 @@ struct Build: ParsableCommand {
                 case .readingInput(let path, let index, let count, let bytes):
                     terminal.progress("reading \(path) (\(index + 1)/\(count), \(formatBytes(bytes)))", done: index, of: count)
                 case .inputsRead(let documents, let files):
-                    terminal.progress("read \(documents) documents from \(files) files", done: files, of: files)
+                    terminal.progress("read \(counted(documents, "document")) from \(counted(files, "file"))", done: files, of: files)
                 case .buildingBundle(let id, let index, let count):
                     terminal.progress("building bundle \(id) (\(index + 1)/\(count))", done: index, of: count)
                 case .publishing:

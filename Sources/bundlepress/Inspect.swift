@@ -87,7 +87,7 @@ struct Inspect: ParsableCommand {
         ]
         for query in contents.namedQueries {
             let members = contents.documents.filter { $0.metadata.queries.contains(query.name) }.count
-            lines.append("  \(query.name)  (\(members) documents, readTime \(query.readTime))")
+            lines.append("  \(query.name)  (\(counted(members, "document")), readTime \(query.readTime))")
             lines.append("    " + String(decoding: query.bundledQuery.bytes, as: UTF8.self))
         }
         lines.append("")

@@ -121,7 +121,7 @@ struct QueryCommand: ParsableCommand {
                 }.joined(separator: "  ")
             }
             lines.insert(widths.map { String(repeating: "─", count: $0) }.joined(separator: "  "), at: 1)
-            lines.append("\(result.documents.count) documents")
+            lines.append(counted(result.documents.count, "document"))
             return lines.joined(separator: "\n") + "\n"
         }
     }

@@ -28,7 +28,7 @@ struct Verify: ParsableCommand {
         for warning in report.warnings { terminal.warning(warning.description) }
         for problem in report.problems { terminal.error(problem.description) }
         if !quiet {
-            print("\(report.checkedBundles.count) bundles ok, \(Set(report.problems.compactMap(\.bundle)).count) with problems\(report.problems.contains { $0.bundle == nil } ? ", manifest problems" : "")")
+            print("\(counted(report.checkedBundles.count, "bundle")) ok, \(Set(report.problems.compactMap(\.bundle)).count) with problems\(report.problems.contains { $0.bundle == nil } ? ", manifest problems" : "")")
         }
         if !report.isValid { throw ExitStatus.problemsFound }
     }
