@@ -81,7 +81,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
-        // libFuzzer target for the managed-export reader (README, "Development"); a replayer otherwise.
+        // libFuzzer target for the managed-export reader (docs/development.md); a replayer otherwise.
         .executableTarget(name: "ExportReaderFuzzer", dependencies: ["ExportReader", "FirestoreModel"]),
         .executableTarget(
             name: "bundlepress",

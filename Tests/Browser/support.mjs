@@ -56,8 +56,8 @@ let returning = null;
  * A copy of the example project built twice, as a returning client meets it: between the
  * builds the newest published story is deleted from the exports and the next one unpublished
  * (`published: false`, a newer `updateTime`). So the second build's bundles that shipped them
- * carry a missing-document marker and a leaver (bundle-format.md §7; README, "Returning
- * clients"). Built once per process in a temporary directory, removed at exit.
+ * carry a missing-document marker and a leaver (bundle-format.md §7;
+ * docs/returning-clients.md). Built once per process in a temporary directory, removed at exit.
  * @returns {{project: string, siteDirectory: string, manifest: object, earlierManifest: object,
  *   deleted: string, unpublished: string, shippedBefore: Map<string, {paths: Set<string>, unqueried: Set<string>}>}}
  *   `deleted` and `unpublished` are document paths; `shippedBefore` maps each bundle id of the

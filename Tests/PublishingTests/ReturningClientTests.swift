@@ -7,7 +7,7 @@ import Testing
 
 /// Apps keep their cache across builds and run named queries over all of it: after loading any
 /// earlier build and then the current one, they must see exactly what a new install sees
-/// (README, "Returning clients"). Each test edits the example site between builds and applies
+/// (docs/returning-clients.md). Each test edits the example site between builds and applies
 /// the SDKs' load rules (``ClientCacheModel``) to every sequence of published bundles.
 @Suite("Returning clients")
 struct ReturningClientTests {

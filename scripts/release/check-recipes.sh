@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tries the recipes of examples/ (README: "Recipes") as far as this machine allows, with the
+# Tries the recipes of examples/ (docs/cron.md, "Recipes") as far as this machine allows, with the
 # release files, against a "live site" that `bundlepress serve` plays on 127.0.0.1:
 # - GitHub Actions (examples/github-actions/publish-bundles.yml): shellcheck on every run: step;
 #   the install step (from a local copy of the release page, SHA256SUMS checked), the export
