@@ -27,6 +27,10 @@ struct Build: ParsableCommand {
             <output>/.bundlepress-state.json; a build from a fresh checkout brings it with \
             --previous (the deployed site's URL, or a directory holding the last output).
 
+            Reference: docs/pipeline.md (every key), docs/cron.md (schedules, locking, retention), \
+            docs/returning-clients.md, docs/deploying.md (the header files each build writes for \
+            production hosts).
+
             Examples:
               bundlepress build
               bundlepress build --previous https://example.web.app/ --snapshot-time 2026-11-24T03:00:00Z

@@ -14,6 +14,8 @@ struct Convert: ParsableCommand {
             --database, as build re-roots them to pipeline.yml's project: and database:. \
             Useful to inspect a backup or to move data between tools.
 
+            Reference: docs/inputs.md (the formats, what each loses, type hints).
+
             Examples:
               bundlepress convert backups/2026-11-24 --project my-app -o backup.ndjson
               bundlepress convert emulator-data --project demo-app | head -3

@@ -20,6 +20,8 @@ struct Init: ParsableCommand {
             written; an existing file is never replaced without --force. Beside it goes \
             pipeline.schema.json (bundlepress schema), which its first line names for editors.
 
+            Reference: docs/inputs.md (the formats it reads), docs/pipeline.md (the keys it writes).
+
             Examples:
               bundlepress init
               bundlepress init exports/ backups/2026-11-24

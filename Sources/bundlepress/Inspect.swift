@@ -23,6 +23,9 @@ struct Inspect: ParsableCommand {
             types and how many documents carry it, then the build's guard: fields that look like \
             personal data or secrets and that no fields: rule of the config lists.
 
+            Reference: docs/returning-clients.md (leavers, deleted documents), docs/pipeline.md, \
+            "What a bundle exposes" (--exposure).
+
             Examples:
               bundlepress inspect site/bundles/front-page.490bc2b2e4c3cd60.bundle.gz
               bundlepress inspect --fields site/bundles/front-page.490bc2b2e4c3cd60.bundle

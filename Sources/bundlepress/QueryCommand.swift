@@ -19,6 +19,8 @@ struct QueryCommand: ParsableCommand {
             Results are document paths relative to the database root, in query order: a table \
             in a terminal, one path per line otherwise.
 
+            Reference: docs/pipeline.md, "Named queries" (keys, value types, semantics).
+
             Examples:
               bundlepress query latest-stories
               bundlepress query latest-stories --format json | jq '.[0]'

@@ -12,6 +12,8 @@ struct Schema: ParsableCommand {
             writes) or a mapping in the editor's settings. The schema checks the shape of the \
             file; bundlepress build checks the rest.
 
+            Reference: docs/pipeline.md, "Editor support" (VS Code, JetBrains, custom tags).
+
             Examples:
               bundlepress schema > pipeline.schema.json
               bundlepress schema | jq '.properties | keys'

@@ -31,6 +31,9 @@ struct Serve: AsyncParsableCommand {
             cacheable responses are stored and served as a shared cache (RFC 9111), and an \
             unreachable upstream gives 502, a silent one 504, each with a line on standard error.
 
+            Reference: docs/serve.md (every header, the limits, --watch, --upstream), \
+            docs/deploying.md (the same policy on production hosts).
+
             Examples:
               bundlepress serve
               bundlepress serve --watch

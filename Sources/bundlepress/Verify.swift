@@ -10,6 +10,9 @@ struct Verify: ParsableCommand {
             the strict reader, and each named query run over the bundle returns exactly the \
             documents the bundle lists for it. Exits 1 when anything is wrong.
 
+            Reference: docs/cli.md (what it checks, exit statuses), docs/returning-clients.md (the \
+            state it checks).
+
             Examples:
               bundlepress verify
               bundlepress verify public --quiet && firebase deploy --only hosting
