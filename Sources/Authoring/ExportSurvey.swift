@@ -14,6 +14,14 @@ public struct ExportSurvey: Sendable {
         public var documents: Int
     }
 
+    /// A document that more than one export (or one export twice) holds: where it was first
+    /// seen and where again. A build refuses it unless `duplicates: last-wins`.
+    public struct Duplicate: Sendable, Equatable {
+        public var document: String
+        public var first: String
+        public var again: String
+    }
+
     /// A file a scan found that is not a readable export, and why.
     public struct Skipped: Sendable, Equatable {
         public var path: String
@@ -28,6 +36,12 @@ public struct ExportSurvey: Sendable {
     public private(set) var skipped: [Skipped] = []
     /// The newest `updateTime` of any document.
     public private(set) var newestUpdateTime: Timestamp?
+    /// When the newest export was written (its file's or folder's modification time, to the
+    /// second): the best guess at when it was taken when no document has an `updateTime`.
+    public private(set) var newestExportWritten: Timestamp?
+    /// How many documents were read again after their first occurrence, and the first of them.
+    public private(set) var duplicateCount = 0
+    public private(set) var firstDuplicate: Duplicate?
     /// The collection ids that hold documents at the top level, in UTF-8 order.
     public var topLevelCollections: [String] { topLevel.sorted { UTF8Order.compare($0, $1) == .less } }
     /// Per collection id (a collection group), its documents and fields.
@@ -36,6 +50,8 @@ public struct ExportSurvey: Sendable {
     private var topLevel: Set<String> = []
     private var databases: [String: (database: DatabaseID, documents: Int)] = [:]
     private var inventory = FieldInventory()
+    /// Each document's resource path, with the export it was first read from.
+    private var seen: [String: String] = [:]
 
     public init() {}
 
@@ -58,6 +74,13 @@ public struct ExportSurvey: Sendable {
         }
         self = survey
         inputs.append(Input(path: path, format: format, documents: count))
+        if let written = Self.modificationTime(of: path), newestExportWritten.map({ written > $0 }) ?? true { newestExportWritten = written }
+    }
+
+    /// The modification time of the file or folder at `path`, to the second.
+    private static func modificationTime(of path: String) -> Timestamp? {
+        guard let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }
+        return try? Timestamp(seconds: Int64(date.timeIntervalSince1970.rounded(.down)), nanos: 0)
     }
 
     /// Reads every export `candidates(under:excluding:)` finds; a file that is not a readable
@@ -75,6 +98,13 @@ public struct ExportSurvey: Sendable {
     private mutating func count(_ exported: ExportedDocument, from path: String) {
         let document = exported.document
         inventory.add(document, from: path)
+        let name = document.path.description
+        if let first = seen[name] {
+            duplicateCount += 1
+            if firstDuplicate == nil { firstDuplicate = Duplicate(document: name, first: first, again: path) }
+        } else {
+            seen[name] = path
+        }
         if document.path.count == 2 { topLevel.insert(document.collectionID) }
         if let updated = document.updateTime, newestUpdateTime.map({ updated > $0 }) ?? true { newestUpdateTime = updated }
         if exported.sourceDatabase != Self.unnamed {

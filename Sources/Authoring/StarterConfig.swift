@@ -20,8 +20,8 @@ public enum StarterConfig {
         lines += [
             "# pipeline.yml, written by `bundlepress init` from \(plural(total, "document")) in \(plural(survey.inputs.count, "export"))"
                 + (survey.newestUpdateTime.map { " (newest updateTime \($0.rfc3339))" } ?? "") + ".",
-            "# Build with `bundlepress build`, look at the site with `bundlepress serve`; every key is described in",
-            "# the README's \"pipeline.yml reference\".",
+            "# Build with `bundlepress build`, then edit with `bundlepress serve --watch` open: it rebuilds on every save.",
+            "# Every key is described in docs/pipeline.md of the BundlePress repository.",
         ]
         if let project {
             lines.append("project: \(quoted(project))")
@@ -33,6 +33,15 @@ public enum StarterConfig {
         lines += [
             "database: \(quoted(survey.database?.database ?? DatabaseID.defaultDatabase))",
             "output: site",
+        ]
+        if survey.newestUpdateTime == nil, let written = survey.newestExportWritten {
+            lines += [
+                "# No document carries an updateTime, so a build cannot tell when the export was taken: this is when",
+                "# the newest export was written. Set it to when the export was taken (clients see this as the data's time).",
+                "snapshot_time: \(written.rfc3339)",
+            ]
+        }
+        lines += [
             "",
             "# Apps keep their cache across builds: site/.bundlepress-state.json tells each build what the last one",
             "# shipped. A build that starts from a fresh checkout (CI) finds it at the deployed site's URL: set",
@@ -42,6 +51,19 @@ public enum StarterConfig {
             "inputs:",
         ]
         lines += survey.inputs.map { "  - \(quoted(relative($0.path, to: directory)))  # \($0.format.displayName), \(plural($0.documents, "document"))" }
+        if let duplicate = survey.firstDuplicate {
+            let count = survey.duplicateCount
+            let sources = duplicate.again == duplicate.first
+                ? "\(relative(duplicate.first, to: directory)) twice"
+                : "\(relative(duplicate.first, to: directory)) and \(relative(duplicate.again, to: directory))"
+            lines += [
+                "",
+                "# \(plural(count, "document")) \(count == 1 ? "is" : "are") read more than once: the copy read last wins, in the order",
+                "# of the inputs above (\(duplicate.document) from \(sources)).",
+                "# Without this line a build refuses documents read twice.",
+                "duplicates: last-wins",
+            ]
+        }
 
         let sensitive = sensitiveFields(collections.values)
         if !sensitive.isEmpty {

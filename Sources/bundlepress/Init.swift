@@ -47,9 +47,12 @@ struct Init: ParsableCommand {
             terminal.error("\(config) already exists; --force replaces it")
             throw ExitStatus.cannotCreate
         }
+        let directory = (config as NSString).deletingLastPathComponent
+        let schemaFile = (directory as NSString).appendingPathComponent("pipeline.schema.json")
         var survey = ExportSurvey()
         if inputs.isEmpty {
-            survey.scan(".", excluding: ["site"])
+            // Not the site, nor the schema an earlier init wrote.
+            survey.scan(".", excluding: ["site", schemaFile])
         } else {
             for input in inputs {
                 do {
@@ -67,8 +70,6 @@ struct Init: ParsableCommand {
         }
         print(report(survey))
 
-        let directory = (config as NSString).deletingLastPathComponent
-        let schemaFile = (directory as NSString).appendingPathComponent("pipeline.schema.json")
         let text = StarterConfig.yaml(for: survey, in: directory, project: project, schema: "./pipeline.schema.json")
         do {
             _ = try PipelineConfig.parse(yaml: text, file: config, baseDirectory: directory.isEmpty ? "." : directory)
@@ -84,12 +85,13 @@ struct Init: ParsableCommand {
                 throw ExitStatus.ioError
             }
         }
-        print("""
-
-            Wrote \(config) (and \(schemaFile), its JSON Schema for your editor). Next:
-              bundlepress build\(config == "pipeline.yml" ? "" : " --config \(config)")        # bundles, gzip copies and the manifest in site/
-              bundlepress serve\(config == "pipeline.yml" ? "" : " --config \(config)")        # the explorer page at http://127.0.0.1:8080/
-            """)
+        let configOption = config == "pipeline.yml" ? "" : " --config \(config)"
+        let next = alignedColumns(
+            [
+                ["bundlepress build" + configOption, "# bundles, gzip copies and the manifest in site/"],
+                ["bundlepress serve --watch" + configOption, "# the explorer page at http://127.0.0.1:8080/, rebuilt as you edit"],
+            ], indent: "  ")
+        print("\nWrote \(config) (and \(schemaFile), its JSON Schema for your editor). Next:\n" + next.joined(separator: "\n"))
     }
 
     /// What the exports hold: inputs, collections with their fields, the newest updateTime.

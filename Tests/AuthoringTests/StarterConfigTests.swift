@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FirestoreModel
 @testable import Authoring
 @testable import PipelineLanguage
 
@@ -82,6 +83,39 @@ import Testing
         let config = try PipelineConfig.parse(yaml: StarterConfig.yaml(for: survey, project: nil), file: "pipeline.yml", baseDirectory: "/")
         let query = try #require(config.bundles.first?.queries.first)
         #expect(query.name == "items-first" && query.query.allDescendants && query.query.collectionID == "items")
+    }
+
+    @Test func documentsReadTwiceGetLastWinsAndSayWhichOneIsFirst() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.write(Self.rest("shops/s1", #"{"n":{"integerValue":"1"}}"#) + "\n", to: directory + "/a.ndjson")
+        try Self.write([Self.rest("shops/s2", "{}"), Self.rest("shops/s1", #"{"n":{"integerValue":"2"}}"#)].joined(separator: "\n"), to: directory + "/b.ndjson")
+        var survey = ExportSurvey()
+        try survey.add(directory + "/a.ndjson")
+        #expect(survey.firstDuplicate == nil)
+        try survey.add(directory + "/b.ndjson")
+        #expect(survey.duplicateCount == 1)
+        #expect(survey.firstDuplicate == ExportSurvey.Duplicate(document: "shops/s1", first: directory + "/a.ndjson", again: directory + "/b.ndjson"))
+        let yaml = StarterConfig.yaml(for: survey, project: nil)
+        #expect(yaml.contains("# 1 document is read more than once: the copy read last wins, in the order\n# of the inputs above (shops/s1 from \(directory)/a.ndjson and \(directory)/b.ndjson).\n"), "\(yaml)")
+        let config = try PipelineConfig.parse(yaml: yaml, file: "pipeline.yml", baseDirectory: "/")
+        #expect(config.duplicates == .lastWins)
+        // Documents with update times need no snapshot_time.
+        #expect(config.snapshotTime == nil)
+    }
+
+    @Test func exportsWithoutUpdateTimesGetTheNewestExportsWriteTime() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.write(#"{"__collections__": {"shops": {"s1": {"name": "A"}}}}"#, to: directory + "/tree.json")
+        let written = Date(timeIntervalSince1970: 1_780_000_000)
+        try FileManager.default.setAttributes([.modificationDate: written], ofItemAtPath: directory + "/tree.json")
+        var survey = ExportSurvey()
+        try survey.add(directory + "/tree.json")
+        #expect(survey.newestUpdateTime == nil)
+        let config = try PipelineConfig.parse(yaml: StarterConfig.yaml(for: survey, project: "shop"), file: "pipeline.yml", baseDirectory: "/")
+        #expect(config.snapshotTime == (try Timestamp(seconds: 1_780_000_000, nanos: 0)))
+        #expect(config.duplicates == .error)
     }
 
     @Test func aFileThatIsNotAnExportIsAnErrorWhenNamed() throws {
