@@ -1,4 +1,5 @@
 @testable import EdgeServer
+import Foundation
 import HTTPTypes
 import NIOCore
 import Testing
@@ -98,6 +99,33 @@ import Testing
             }
             #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n") && head.hasSuffix("\r\n\r\n"), "\(head)")
             #expect(events.listeners == 0)
+        }
+    }
+
+    @Test func beforeAnySiteIsPublishedAFailedBuildIsThePage() async throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        let events = SiteEventStream(run: "test")
+        let responder = LiveReloadResponder(wrapping: SiteOrigin(directory: site.path), events: events)
+        try await withServer(responder: responder) { server in
+            try await TestConnection.with(port: server.port) { connection in
+                #expect(try await connection.exchange("GET", "/").status == 404)
+                events.send(.buildFailed(message: "pipeline.yml:3:8: expected <a number>"))
+                let page = try await connection.exchange("GET", "/")
+                #expect(page.status == 503)
+                #expect(page["Content-Type"] == "text/html; charset=utf-8")
+                #expect(page["Cache-Control"] == "no-store")
+                #expect(page.text.contains("<pre id=\"build-error\" role=\"alert\">pipeline.yml:3:8: expected &lt;a number&gt;</pre>"), "\(page.text)")
+                #expect(page.text.contains("new EventSource('/_bundlepress/events').addEventListener('rebuilt', () => location.reload())"))
+                // Other paths stay 404s.
+                #expect(try await connection.exchange("GET", "/bundles/manifest.json").status == 404)
+                // Once a site is published it is served, failing build or not (its page shows the error).
+                try site.write("index.html", "<p>hello</p>")
+                #expect(try await connection.exchange("GET", "/").status == 200)
+                try FileManager.default.removeItem(atPath: site.file("index.html"))
+                events.send(.rebuilt(summary: "Built 1 bundle"))
+                #expect(try await connection.exchange("GET", "/").status == 404)
+            }
         }
     }
 

@@ -1,10 +1,12 @@
 import HTTPTypes
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// The outermost layer of `serve --watch`: answers `GET /_bundlepress/events` with the
 /// ``SiteEventStream`` (server-sent events), and marks every other response with the
 /// `BundlePress-Live-Reload` field naming that path, which is how the explorer page knows to
-/// listen (a site served without `--watch` has neither, so the page never asks). The chain
+/// listen (a site served without `--watch` has neither, so the page never asks). Until a site
+/// is published, a failing build's error is the page at `/`. The chain
 /// behind it can be replaced while serving (``replaceSite(with:)``), for a rebuild that changed
 /// the header policy.
 public struct LiveReloadResponder: Responder {
@@ -29,12 +31,12 @@ public struct LiveReloadResponder: Responder {
 
     public func respondImmediately(to request: ServerRequest) -> ServerResponse? {
         if request.path == Self.eventsPath { return eventStream(for: request) }
-        return site.withLockedValue { $0 }.respondImmediately(to: request).map(Self.marked)
+        return site.withLockedValue { $0 }.respondImmediately(to: request).map { finished($0, for: request) }
     }
 
     public func respond(to request: ServerRequest) async throws(OriginUnavailable) -> ServerResponse {
         if request.path == Self.eventsPath { return eventStream(for: request) }
-        return Self.marked(try await site.withLockedValue { $0 }.respond(to: request))
+        return finished(try await site.withLockedValue { $0 }.respond(to: request), for: request)
     }
 
     /// The stream for `GET` (405 for other methods but `HEAD`), never stored by a cache.
@@ -49,9 +51,33 @@ public struct LiveReloadResponder: Responder {
         return ServerResponse(status: .ok, headerFields: fields, body: ResponseBody(streaming: chunks))
     }
 
-    private static func marked(_ response: ServerResponse) -> ServerResponse {
+    /// The site's response with the field that names the stream; while no site has been
+    /// published and the build fails, the page at `/` is the build's error instead of a 404
+    /// (and reloads once a build succeeds).
+    private func finished(_ response: ServerResponse, for request: ServerRequest) -> ServerResponse {
         var response = response
-        response.headerFields[discoveryField] = eventsPath
+        if response.status == .notFound, request.path == "/" || request.path == "/index.html", let failure = events.failure {
+            response = Self.failurePage(failure)
+        }
+        response.headerFields[Self.discoveryField] = Self.eventsPath
         return response
+    }
+
+    /// A page that shows a failed build's message and reloads after the next successful build.
+    private static func failurePage(_ message: String) -> ServerResponse {
+        let escaped = message.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        let html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>The build failed</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"></head>
+            <body><main><h1>The build failed</h1>
+            <p>No site has been published yet. Fix the error and save: this page reloads after the next build.</p>
+            <pre id="build-error" role="alert">\(escaped)</pre></main>
+            <script>new EventSource('\(eventsPath)').addEventListener('rebuilt', () => location.reload());</script>
+            </body></html>
+
+            """
+        let fields: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .xContentTypeOptions: "nosniff"]
+        return ServerResponse(status: .serviceUnavailable, headerFields: fields, body: ByteBuffer(string: html))
     }
 }

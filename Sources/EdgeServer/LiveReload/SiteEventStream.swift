@@ -35,6 +35,14 @@ public final class SiteEventStream: Sendable {
         state.withLockedValue { $0.subscribers.count }
     }
 
+    /// The message of the latest event when it reports a failed build; nil otherwise.
+    public var failure: String? {
+        state.withLockedValue { state in
+            guard case .buildFailed(let message) = state.last?.event else { return nil }
+            return message
+        }
+    }
+
     /// Sends `event` to every listening page and keeps it as the current state.
     public func send(_ event: SiteEvent) {
         let (bytes, listeners) = state.withLockedValue { state in
