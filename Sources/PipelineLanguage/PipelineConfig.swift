@@ -48,7 +48,7 @@ public struct PipelineConfig: Sendable {
     public var headerPolicy: HeaderPolicy = .default
     /// The YAML text, kept to resolve queries again once the snapshot time and the documents
     /// are known (relative times, cursors at a document).
-    var source: String
+    public internal(set) var source: String
 
     /// The `fields:`/`redact:` rules of the bundle `id`, made by the `for_each` whose id is
     /// `template` when it was: a fan-out's rules are its template's, which every value fills in

@@ -12,7 +12,10 @@ struct Build: ParsableCommand {
             <output>/bundles/<id>.<hash>.bundle(.gz) plus <output>/bundles/manifest.json. \
             Publishing is atomic: on any error, or if the build is killed, the previously \
             published site is left untouched. Same inputs and config give byte-identical files, \
-            and files whose content did not change are not rewritten.
+            and files whose content did not change are not rewritten. When the inputs (by \
+            content), the config, the binary and the published site are as the last build left \
+            them, nothing is built at all: the build says "Up to date" and only applies \
+            retention (--force builds anyway).
 
             Safe under cron: a second build on the same output exits 75 at once (the lock of a \
             build that died is taken over); old bundle files stay for clients of older manifests \
@@ -52,6 +55,9 @@ struct Build: ParsableCommand {
 
     @Flag(name: .customLong("dry-run"), help: "Build in memory and report what would change, writing nothing (not even the lock).")
     var dryRun = false
+
+    @Flag(help: "Build even when the inputs, config, binary and published site are as the last build left them.")
+    var force = false
 
     @Option(
         help: ArgumentHelp(
@@ -93,12 +99,14 @@ struct Build: ParsableCommand {
         let showProgress = !quiet && !json
         let report: BuildReport
         do {
-            report = try builder.build(dryRun: dryRun) { event in
+            report = try builder.build(dryRun: dryRun, evenIfUpToDate: force) { event in
                 switch event {
                 case .checkpoint(let checkpoint):
                     pause.pause(at: checkpoint)
                 case _ where !showProgress:
                     break
+                case .checkingForChanges:
+                    terminal.progress("checking the inputs for changes since the last build")
                 case .readingInput(let path, let index, let count, let bytes):
                     terminal.progress("reading \(path) (\(index + 1)/\(count), \(formatBytes(bytes)))", done: index, of: count)
                 case .inputsRead(let documents, let files):

@@ -1,11 +1,11 @@
 import Publishing
 
 extension BuildReport {
-    /// What `build` prints: a line per bundle (`changedOnly`: per new or changed bundle), one per
-    /// removed bundle, the totals, and the old files kept or deleted.
+    /// What `build` prints: a line per bundle (`changedOnly`, or when up to date: per new or
+    /// changed bundle), one per removed bundle, the totals, and the old files kept or deleted.
     func summary(changedOnly: Bool = false) -> String {
         var lines: [String] = []
-        for bundle in bundles where !changedOnly || bundle.status != .unchanged {
+        for bundle in bundles where !(changedOnly || upToDate) || bundle.status != .unchanged {
             let returning = [counted(bundle.leavers, "leaver"), "\(bundle.missing) deleted"].filter { !$0.hasPrefix("0 ") }
             let extra = returning.isEmpty ? "" : " (\(returning.joined(separator: ", ")))"
             lines.append(
@@ -22,6 +22,10 @@ extension BuildReport {
 
     /// The line of totals: bundles by status, inputs, sizes, times and the manifest.
     var totals: String {
+        if upToDate {
+            return "Up to date: the inputs, config, binary and published site are as the last build left them; "
+                + "\(counted(bundles.count, "bundle")) unchanged, \(String(format1: seconds)) s → \(outputDirectory)/bundles/manifest.json"
+        }
         let verb = dryRun ? "Dry run, nothing written: would build" : "Built"
         let manifestState = manifestChanged ? (dryRun ? " (would change)" : "") : " (unchanged)"
         return "\(verb) \(counted(bundles.count, "bundle")) (\(count(.new)) new, \(count(.changed)) changed, \(count(.unchanged)) unchanged, \(removedBundles.count) removed) "

@@ -1,6 +1,8 @@
 /// Progress of a build, for a progress display or a log. Events arrive in order on the thread
 /// that called ``SiteBuilder/build(progress:)``.
 public enum BuildEvent: Sendable {
+    /// Hashing the inputs to find whether anything changed since the last build.
+    case checkingForChanges
     /// Starting to read input `index` (0-based) of `count`, `bytes` long.
     case readingInput(path: String, index: Int, count: Int, bytes: Int)
     /// All inputs read.

@@ -73,6 +73,9 @@ public struct BuildReport: Sendable, Codable, Equatable {
     public var warnings: [String]
     /// True when nothing was written: the report says what a build would do.
     public var dryRun: Bool
+    /// True when the inputs, config, binary and published site were as the last build left them:
+    /// nothing was built, and the bundles are the last build's (see `BuildFingerprint`).
+    public var upToDate = false
     public var outputDirectory: String
     /// Wall-clock seconds of the whole build.
     public var seconds: Double

@@ -8,6 +8,11 @@ import QueryEngine
 /// Builds the site a `pipeline.yml` describes: reads the exports, runs the named queries,
 /// writes the content-hashed bundles and their gzip copies, then the manifest — atomically,
 /// under the output's lock — and finally deletes old files the retention policy lets go.
+///
+/// A build whose inputs, config, binary and published site are as the last build left them
+/// (their ``BuildFingerprint`` matches the one recorded then) builds nothing: it answers with the
+/// last report, marked ``BuildReport/upToDate``, after the retention sweep and putting back
+/// missing header files or explorer assets, as a full build would.
 public struct SiteBuilder: Sendable {
     public let config: PipelineConfig
     /// Where to publish; the config's `output:` (relative to the config) unless overridden.
@@ -21,16 +26,19 @@ public struct SiteBuilder: Sendable {
     /// Runs the build. On any error nothing is published and the previous site stays as it was.
     ///
     /// With `dryRun` every bundle is still built and checked against its budget, but nothing is
-    /// written, not even the lock: the report says what a build would change.
-    public func build(dryRun: Bool = false, progress: (BuildEvent) -> Void = { _ in }) throws(BuildError) -> BuildReport {
-        guard !dryRun else { return try run(dryRun: true, takenOverFrom: nil, progress: progress) }
+    /// written, not even the lock: the report says what a build would change. `evenIfUpToDate`
+    /// builds when nothing changed too.
+    public func build(dryRun: Bool = false, evenIfUpToDate: Bool = false, progress: (BuildEvent) -> Void = { _ in }) throws(BuildError) -> BuildReport {
+        guard !dryRun else { return try run(dryRun: true, checkUpToDate: false, takenOverFrom: nil, progress: progress) }
         return try BuildLock.withLock(outputDirectory: outputDirectory) { holder throws(BuildError) in
             progress(.checkpoint(.locked))
-            return try run(dryRun: false, takenOverFrom: holder, progress: progress)
+            return try run(dryRun: false, checkUpToDate: !evenIfUpToDate, takenOverFrom: holder, progress: progress)
         }
     }
 
-    private func run(dryRun: Bool, takenOverFrom holder: BuildLock.Holder?, progress: (BuildEvent) -> Void) throws(BuildError) -> BuildReport {
+    private func run(
+        dryRun: Bool, checkUpToDate: Bool, takenOverFrom holder: BuildLock.Holder?, progress: (BuildEvent) -> Void
+    ) throws(BuildError) -> BuildReport {
         let clock = ContinuousClock()
         let started = clock.now
         let publisher = SitePublisher(outputDirectory: outputDirectory)
@@ -41,6 +49,18 @@ public struct SiteBuilder: Sendable {
                 let cleaned = leftovers.isEmpty ? "" : "; removed its staging directory \(leftovers.joined(separator: ", "))"
                 warnings.append("took over the lock of a build that did not finish (\(holder))\(cleaned)")
             }
+        }
+
+        // Hashed before reading: a change while the build runs shows at the next one.
+        var sources: String?
+        if !dryRun {
+            progress(.checkingForChanges)
+            sources = BuildFingerprint.sources(of: config, outputDirectory: outputDirectory)
+        }
+        if checkUpToDate, let sources, let record = BuildRecord.read(outputDirectory: outputDirectory),
+            record.fingerprint == BuildFingerprint(sources: sources, site: BuildFingerprint.site(outputDirectory: outputDirectory))
+        {
+            return try upToDate(record.report, warnings: warnings, started: started, clock: clock)
         }
 
         let inputs = try LoadedInputs.load(config, progress: progress)
@@ -124,7 +144,7 @@ public struct SiteBuilder: Sendable {
         let finished = clock.now
 
         let previousHashes = Dictionary((published?.manifest.bundles ?? []).map { ($0.id, $0.sha256) }, uniquingKeysWith: { first, _ in first })
-        return BuildReport(
+        let report = BuildReport(
             snapshotTime: inputs.snapshotTime.rfc3339, siteTime: plan.siteTime.rfc3339, previousState: previous.source,
             inputFiles: inputs.fileCount, inputBytes: inputs.inputBytes, inputDocuments: inputs.store.count,
             bundles: zip(resolved.bundles, built).map { spec, bundle in
@@ -141,6 +161,46 @@ public struct SiteBuilder: Sendable {
             budgetWarnings: violations, exposure: exposure, warnings: warnings, dryRun: dryRun, outputDirectory: outputDirectory,
             seconds: (finished - started).seconds,
             timings: BuildReport.Timings(read: (read - started).seconds, bundles: (bundlesBuilt - read).seconds, publish: (finished - bundlesBuilt).seconds))
+        if let sources {
+            // Best effort: without a record the next build runs in full.
+            try? BuildRecord(fingerprint: BuildFingerprint(sources: sources, site: BuildFingerprint.site(outputDirectory: outputDirectory)), report: report)
+                .write(outputDirectory: outputDirectory)
+        }
+        return report
+    }
+
+    /// The answer of a build that found nothing changed: the last report with every bundle
+    /// unchanged, after what a full build would still do (retention, missing header files and
+    /// explorer assets put back).
+    private func upToDate(_ last: BuildReport, warnings: [String], started: ContinuousClock.Instant, clock: ContinuousClock) throws(BuildError) -> BuildReport {
+        let publisher = SitePublisher(outputDirectory: outputDirectory)
+        guard let published = publisher.publishedManifest().published else {
+            throw .publish(PublishError(path: outputDirectory, message: "the manifest disappeared while checking it"))
+        }
+        let hosting = HostingFiles(policy: config.headerPolicy, publicDirectory: config.output)
+        do throws(PublishError) {
+            try SiteAssets.installMissing(in: outputDirectory)
+            _ = try hosting.write(into: outputDirectory)
+        } catch {
+            throw .publish(error)
+        }
+        let referenced = Set(published.manifest.bundles.flatMap { [$0.url, $0.gzipURL] }.map { ($0 as NSString).lastPathComponent })
+        let retention = RetentionSweep(outputDirectory: outputDirectory, policy: config.retention).run(
+            manifest: published.bytes, referenced: referenced, planned: [], dryRun: false, now: Date())
+        var report = last
+        report.bundles = last.bundles.map { bundle in
+            var bundle = bundle
+            bundle.status = .unchanged
+            return bundle
+        }
+        report.removedBundles = []
+        report.manifestChanged = false
+        report.upToDate = true
+        report.retention = BuildReport.Retention(retained: retention.retained, deleted: retention.deleted)
+        report.warnings = warnings + last.warnings.filter { !$0.hasPrefix("took over the lock") } + retention.warnings
+        report.seconds = (clock.now - started).seconds
+        report.timings = BuildReport.Timings(read: report.seconds, bundles: 0, publish: 0)
+        return report
     }
 }
 
