@@ -221,6 +221,7 @@ def main():
     info = read_kv(R("info"))
     export_bytes = int(info.get("export_bytes", "0"))
     full, parse = read_time(R("bp-full.time")), read_time(R("bp-parse.time"))
+    noop, rep_noop = read_time(R("bp-noop.time")), read_json(R("bp-noop.out"))
     gz1, gz6 = read_time(R("bp-gzip1.time")), read_time(R("bp-gzip6.time"))
     perf_t = read_time(R("bp-perf.time"))
     g6, g9, p6 = read_time(R("gzip-6.time")), read_time(R("gzip-9.time")), read_time(R("pigz-6.time"))
@@ -233,7 +234,7 @@ def main():
     gzb = sum(b["gzipBytes"] for b in rep["bundles"])
     docs = rep["inputDocuments"]
     size = lambda n: int(open(R(n)).read()) if os.path.exists(R(n)) else None  # noqa: E731
-    loads = {n: read_kv(R(n + ".load")) for n in ["bp-full", "bp-parse", "bp-gzip6", "bp-gzip1", "bp-perf", "gzip-6", "gzip-9", "pigz-6", "python"]}
+    loads = {n: read_kv(R(n + ".load")) for n in ["bp-full", "bp-noop", "bp-parse", "bp-gzip6", "bp-gzip1", "bp-perf", "gzip-6", "gzip-9", "pigz-6", "python"]}
 
     prof, rss = None, None
     if os.path.exists(R("perf.script.gz")):
@@ -289,6 +290,9 @@ def main():
             if w < 0.005 and not c:
                 continue
             row(f"  {label[st]} (profile share × `bp-full`)", w, c, basis.get(st), rss[0].get(st) if rss else None)
+    if noop and rep_noop:
+        row(f"BundlePress, nothing changed (`bp-noop`: `bp-full` again on its output; up to date: {str(rep_noop.get('upToDate', False)).lower()})",
+            noop["wall"], noop["cpu"], export_bytes, noop["rss"], loads["bp-noop"])
     for name, t, rp in [("bp-gzip6", gz6, rep6), ("bp-gzip1", gz1, rep1)]:
         if t and rp:
             level = name[-1]
@@ -336,6 +340,10 @@ def main():
     if prof and rss and rss[1][1]:
         where = f" (RSS gets within 2% of its peak during **{rss[1][1]}**, {rss[1][2]:.1f} s into the profiled run)"
     p(f"| peak RSS ≤ 3× export size | {fmt_rss(full['rss'])} = {full['rss'] / MB:.0f} MB / {export_bytes / MB:.1f} MB = {r:.2f}×{where} | 3.00× | {ok(r <= 3)} |")
+    if noop and rep_noop:
+        r = noop["wall"] / full["wall"]
+        p(f"| cron no-op ≤ 5% of a full build (wall; `bp-noop` / `bp-full`, and it must be up to date) | {noop['wall']:.2f} s / {full['wall']:.2f} s = "
+          f"{100 * r:.1f} % | 5 % | {ok(r <= 0.05 and rep_noop.get('upToDate', False))} |")
     cores = full["cpu"] / full["wall"]
     p(f"| use both cores (average cores busy over the whole build) | {cores:.2f} | {info.get('cores')} | "
       f"{'partly' if cores < 1.5 else 'yes'} |")

@@ -5,6 +5,7 @@
 # 2. builds bundlepress (swift build -c release),
 # 3. times, each under /usr/bin/time -v (wall, user+sys CPU, peak RSS):
 #      bp-full    bench/pipeline.yml ("all" + "latest-stories"; gzip_level 9, the default)
+#      bp-noop    bp-full again on its own output: nothing changed, the cron case (up to date)
 #      bp-parse   the same config without the "all" bundle: read + parse + index + 1 query
 #      bp-gzip6   the full config with gzip_level: 6 (the level of the gzip -6 target)
 #      bp-gzip1   the full config with gzip_level: 1 (≈ everything but compression)
@@ -112,6 +113,7 @@ cat "$EXPORT" > /dev/null
 
 say "BundlePress"
 timed bp-full  "$BIN" build --config "$RUN/pipeline.yml"       --output "$RUN/site"  --json
+timed bp-noop  "$BIN" build --config "$RUN/pipeline.yml"       --output "$RUN/site"  --json
 timed bp-parse "$BIN" build --config "$RUN/pipeline-parse.yml" --output "$RUN/site-parse" --json
 timed bp-gzip6 "$BIN" build --config "$RUN/pipeline-gzip6.yml" --output "$RUN/site-gzip6" --json
 timed bp-gzip1 "$BIN" build --config "$RUN/pipeline-gzip1.yml" --output "$RUN/site-gzip1" --json

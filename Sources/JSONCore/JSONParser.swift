@@ -189,17 +189,21 @@ public struct JSONParser {
         let quote = index
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. Bytes all below 0x80 are ASCII, valid UTF-8 as they are: only
+        // others need the (generic, costlier) validation.
+        var seen: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                if seen < 0x80 { return String(decoding: slice, as: UTF8.self) }
                 guard let string = String(validating: slice, as: UTF8.self) else {
                     throw error("invalid UTF-8 in a string", at: quote)
                 }
                 return string
             }
+            seen |= byte
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
                 throw error("a raw control character (0x\(hex(byte))) in a string; escape it", at: index)

@@ -80,7 +80,10 @@ struct CLITests {
         #expect(again["manifestChanged"] as? Bool == false)
         #expect((again["bundles"] as? [[String: Any]])?.allSatisfy { $0["status"] as? String == "unchanged" } == true)
 
-        let text = try example.run("build")
+        let upToDate = try example.run("build")
+        #expect(upToDate.status == 0)
+        #expect(upToDate.stdout.hasPrefix("Up to date: the inputs, config, binary and published site are as the last build left them; 8 bundles unchanged, "), "\(upToDate)")
+        let text = try example.run("build", "--force")
         #expect(text.status == 0)
         #expect(text.stdout.contains("Built 8 bundles (0 new, 0 changed, 8 unchanged, 0 removed) from 536 documents"), "\(text)")
         #expect(text.stdout.hasSuffix("manifest.json (unchanged)\n"), "\(text)")

@@ -60,10 +60,13 @@ struct CheckpointTests {
         }
         _ = try SiteBuilder(config: config).build(progress: record)
         #expect(checkpoints == BuildCheckpoint.allCases)
-        // Nothing changed: no manifest to stage.
+        // Nothing changed: no manifest to stage (built anyway), or nothing at all (up to date).
         checkpoints = []
-        _ = try SiteBuilder(config: config).build(progress: record)
+        _ = try SiteBuilder(config: config).build(evenIfUpToDate: true, progress: record)
         #expect(checkpoints == [.locked, .staged, .bundlesInPlace, .published])
+        checkpoints = []
+        #expect(try SiteBuilder(config: config).build(progress: record).upToDate)
+        #expect(checkpoints == [.locked])
         // A dry run has none.
         checkpoints = []
         _ = try SiteBuilder(config: config).build(dryRun: true, progress: record)

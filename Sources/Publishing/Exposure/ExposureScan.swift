@@ -22,9 +22,11 @@ enum ExposureScan {
     static func findings(bundle: String, documents: some Sequence<Document>, policy: FieldPolicy) -> [ExposureFinding] {
         var findings: [ExposureFinding] = []
         var seen: Set<[String]> = []
+        // Documents repeat their field names: each name is judged once.
+        var names = NameJudgements()
         for document in documents {
             let allowed = policy.rule(forCollection: document.path.parent).flatMap { $0.mode == .allow ? $0.fields : nil } ?? []
-            scan(document.fields, at: []) { path, looksLike in
+            scan(document.fields, at: [], names: &names) { path, looksLike in
                 let field = FieldPath(segments: path)
                 guard !allowed.contains(where: { $0.isPrefix(of: field) }), seen.insert([document.collectionID] + path).inserted else { return }
                 findings.append(ExposureFinding(
@@ -35,22 +37,35 @@ enum ExposureScan {
         return findings
     }
 
-    private static func scan(_ map: MapValue, at path: [String], _ report: ([String], SensitiveValue) -> Void) {
+    /// ``SensitiveValue/named(_:)`` of each field name, remembered.
+    private struct NameJudgements {
+        private var judged: [String: SensitiveValue?] = [:]
+
+        mutating func named(_ name: String) -> SensitiveValue? {
+            if let known = judged[name] { return known }
+            let judgement = SensitiveValue.named(name)
+            judged[name] = judgement
+            return judgement
+        }
+    }
+
+    private static func scan(_ map: MapValue, at path: [String], names: inout NameJudgements, _ report: ([String], SensitiveValue) -> Void) {
         for field in map.fields {
             let here = path + [field.key]
-            if let named = SensitiveValue.named(field.key) {
+            if let named = names.named(field.key) {
                 report(here, named)
             } else {
-                scan(field.value, at: here, report)
+                scan(field.value, at: here, names: &names, report)
             }
         }
     }
 
-    private static func scan(_ value: Value, at path: [String], _ report: ([String], SensitiveValue) -> Void) {
+    private static func scan(_ value: Value, at path: [String], names: inout NameJudgements, _ report: ([String], SensitiveValue) -> Void) {
         switch value {
         case .string(let text): if let looks = SensitiveValue.looking(like: text) { report(path, looks) }
-        case .map(let map): scan(map, at: path, report)
-        case .array(let values): values.forEach { scan($0, at: path, report) }
+        case .map(let map): scan(map, at: path, names: &names, report)
+        case .array(let values):
+            for element in values { scan(element, at: path, names: &names, report) }
         default: break
         }
     }
