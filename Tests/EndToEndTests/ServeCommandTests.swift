@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -87,10 +92,64 @@ struct ServeCommandTests {
         #expect(server.stderr.contains("\"GET /bundles/manifest.json HTTP/1.1\" 200 "), "\(server.stderr)")
     }
 
-    /// `serve --watch`: the first build before the Serving line, an edit to the config published
-    /// and served within seconds, a new header policy applied, and a broken config reported with
-    /// its place while the last good site stays served.
-    @Test func watchRebuildsAndServesTheNewSiteAndKeepsItWhenTheConfigBreaks() async throws {
+    /// A server's event stream read on a socket of its own, as an open page's `EventSource` does.
+    final class EventStreamListener: @unchecked Sendable {
+        private let descriptor: Int32
+        private let lock = NSLock()
+        private var text = ""
+
+        init(port: Int) throws {
+            #if canImport(Glibc)
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            #else
+            descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            #endif
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard descriptor >= 0, connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+            let request = Array("GET /_bundlepress/events HTTP/1.1\r\nHost: test\r\n\r\n".utf8)
+            _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+            Thread { [self] in
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = recv(descriptor, &buffer, buffer.count, 0)
+                    guard count > 0 else { return }
+                    lock.withLock { text += String(decoding: buffer[..<count], as: UTF8.self) }
+                }
+            }.start()
+        }
+
+        var received: String { lock.withLock { text } }
+
+        /// Waits (up to `deadline`) until `expected` has arrived.
+        func wait(for expected: String, until deadline: ContinuousClock.Instant) async throws -> Bool {
+            while !received.contains(expected) {
+                guard ContinuousClock.now < deadline else { return false }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return true
+        }
+
+        func close() {
+            shutdown(descriptor, Int32(SHUT_RDWR))
+            #if canImport(Glibc)
+            _ = Glibc.close(descriptor)
+            #else
+            _ = Darwin.close(descriptor)
+            #endif
+        }
+    }
+
+    /// `serve --watch`: the first build before the Serving line; an input changed on disk, then
+    /// the config, each published and served within seconds with an event to open pages; a new
+    /// header policy applied; a broken config reported with its place while the last good site
+    /// stays served.
+    @Test func watchRebuildsOnEveryChangeTellsPagesAndKeepsTheSiteWhenTheConfigBreaks() async throws {
         let example = try ExampleCopy()
         defer { example.remove() }
         let server = try ServeProcess(["--watch", "--port", "0", "--quiet"], in: example.path)
@@ -102,12 +161,23 @@ struct ServeCommandTests {
             let bundles = manifest?["bundles"] as? [[String: Any]] ?? []
             return bundles.first { $0["id"] as? String == "front-page" }?["url"] as? String
         }
+        let original = try #require(try await frontPage())
+        let deadline = ContinuousClock.now + .seconds(90)
+
+        // An input changed on disk: site/navigation, which the front page carries.
+        let listener = try EventStreamListener(port: try #require(base.port))
+        defer { listener.close() }
+        #expect(try await listener.wait(for: "retry: 1000\n\n", until: deadline), "\(listener.received)")
+        let navigation = try example.read("exports/site/config.ndjson")
+        try Data(navigation.replacingOccurrences(of: #""stringValue":"Monde""#, with: #""stringValue":"Le monde""#).utf8)
+            .write(to: URL(fileURLWithPath: example.file("exports/site/config.ndjson")), options: .atomic)
+        #expect(try await listener.wait(for: "event: rebuilt\ndata: Built 8 bundles (0 new, 1 changed", until: deadline), "\(listener.received)\n\(server.stderr)")
         let before = try #require(try await frontPage())
+        #expect(before != original)
 
         let config = try example.read("pipeline.yml")
         try Data(config.replacingOccurrences(of: "limit: 20", with: "limit: 3").utf8).write(to: URL(fileURLWithPath: example.file("pipeline.yml")), options: .atomic)
         var after = before
-        let deadline = ContinuousClock.now + .seconds(60)
         while after == before, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
             after = try await frontPage() ?? before
