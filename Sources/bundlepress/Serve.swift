@@ -118,7 +118,8 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// `--watch`: the first build, then the server with live reload in front of the site while
-    /// the watcher rebuilds; a rebuild that changes the header policy replaces the site's chain.
+    /// the watcher rebuilds; a rebuild that publishes or changes the header policy replaces the
+    /// site's chain.
     private func serveWatching(terminal: inout Terminal) async throws {
         let file = config ?? "pipeline.yml"
         let pipeline = try PipelineConfig.loadForCommand(file, terminal: &terminal)
@@ -139,7 +140,10 @@ struct Serve: AsyncParsableCommand {
                 case .built(let report, let config):
                     FileHandle.standardOutput.write(Data((report.summary(changedOnly: true) + "\n").utf8))
                     for warning in report.warnings { terminal.warning(warning) }
-                    if config.headerPolicy != policy {
+                    // A fresh chain (an empty edge cache) serves the new site at once: the
+                    // edge itself notices a new manifest only within a second, and pages reload
+                    // as soon as they hear of the build.
+                    if report.manifestChanged || config.headerPolicy != policy {
                         policy = config.headerPolicy
                         live.replaceSite(with: siteChain(directory, policy: policy).responder)
                     }
