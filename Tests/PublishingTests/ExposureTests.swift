@@ -1,3 +1,4 @@
+import FirestoreModel
 import Foundation
 import Testing
 @testable import PipelineLanguage
@@ -24,6 +25,21 @@ struct ExposureTests {
         #expect(SensitiveValue.named("phone_number") == .phoneNumber)
         #expect(SensitiveValue.named("api-key") == .apiKey)
         #expect(SensitiveValue.named("title") == nil && SensitiveValue.named("emailVerified") == nil)
+    }
+
+    /// Past one run of documents the scan runs on every core: the findings, and each one's
+    /// example (the first document that holds it), are those of one pass in document order.
+    @Test func findingsOverManyRunsComeInDocumentOrder() throws {
+        let documents = try (0..<10_000).map { index in
+            var fields: [(String, Value)] = [("n", .integer(Int64(index)))]
+            if index == 9_000 || index == 9_500 { fields.append(("phone", .string("x"))) }
+            if index >= 4_100 { fields.append(("contact", .string("user\(index)@example.com"))) }
+            if index == 7 { fields.append(("token", .string("t"))) }
+            return Document(path: try ResourcePath(parsing: "c/d\(String(format: "%05d", index))"), fields: MapValue(fields))
+        }
+        let findings = ExposureScan.findings(bundle: "b", documents: documents, policy: FieldPolicy())
+        #expect(findings.map(\.field) == ["token", "contact", "phone"])
+        #expect(findings.map(\.example) == ["c/d00007", "c/d04100", "c/d09000"])
     }
 
     static func site(_ policy: String) -> String {

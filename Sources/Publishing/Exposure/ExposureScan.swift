@@ -1,4 +1,5 @@
 import FirestoreModel
+import ParallelWork
 import PipelineLanguage
 
 /// Looks at the field names, and cheaply at the string values, of every document a build
@@ -19,8 +20,23 @@ enum ExposureScan {
 
     /// The findings of the documents one bundle publishes under `policy`, per collection and
     /// field (the first of `documents` that holds it as the example).
+    ///
+    /// Runs of documents are scanned on every core; keeping each field's first finding in run
+    /// order gives the same findings as one pass in document order.
     static func findings(bundle: String, documents: some Sequence<Document>, policy: FieldPolicy) -> [ExposureFinding] {
-        var findings: [ExposureFinding] = []
+        let documents = Array(documents)
+        let run = 2_048
+        let runs = parallelMap(count: (documents.count + run - 1) / run, threads: Processors.online) { index in
+            findings(bundle: bundle, documents: documents[(index * run)..<min(documents.count, (index + 1) * run)], policy: policy)
+        }
+        var seen: Set<[String]> = []
+        return runs.joined().filter { seen.insert($0.key).inserted }.map(\.finding)
+    }
+
+    /// The findings of one run of documents in order, each with what makes it a repeat: its
+    /// collection and field path.
+    private static func findings(bundle: String, documents: ArraySlice<Document>, policy: FieldPolicy) -> [(key: [String], finding: ExposureFinding)] {
+        var findings: [(key: [String], finding: ExposureFinding)] = []
         var seen: Set<[String]> = []
         // Documents repeat their field names: each name is judged once.
         var names = NameJudgements()
@@ -28,10 +44,11 @@ enum ExposureScan {
             let allowed = policy.rule(forCollection: document.path.parent).flatMap { $0.mode == .allow ? $0.fields : nil } ?? []
             scan(document.fields, at: [], names: &names) { path, looksLike in
                 let field = FieldPath(segments: path)
-                guard !allowed.contains(where: { $0.isPrefix(of: field) }), seen.insert([document.collectionID] + path).inserted else { return }
-                findings.append(ExposureFinding(
+                let key = [document.collectionID] + path
+                guard !allowed.contains(where: { $0.isPrefix(of: field) }), seen.insert(key).inserted else { return }
+                findings.append((key, ExposureFinding(
                     bundle: bundle, collection: document.collectionID, field: field.canonicalString, looksLike: looksLike.rawValue,
-                    example: document.path.description))
+                    example: document.path.description)))
             }
         }
         return findings

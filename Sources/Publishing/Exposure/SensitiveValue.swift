@@ -26,19 +26,24 @@ public enum SensitiveValue: String, Sendable, Equatable, CaseIterable {
     }
 
     /// What the string `text` looks like, if anything sensitive.
+    ///
+    /// Every published string goes through here, so it looks at the string's own UTF-8 bytes
+    /// without copying them.
     public static func looking(like text: String) -> SensitiveValue? {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 6, bytes.count <= 512 else { return nil }
-        if isEmailAddress(bytes) { return .emailAddress }
-        if isJSONWebToken(bytes) { return .jsonWebToken }
-        if isAPIKey(text) { return .apiKey }
-        if isIBAN(bytes) { return .iban }
-        if isPhoneNumber(bytes) { return .phoneNumber }
-        return nil
+        guard (6...512).contains(text.utf8.count) else { return nil }
+        var text = text
+        return text.withUTF8 { bytes in
+            if isEmailAddress(bytes) { return .emailAddress }
+            if isJSONWebToken(bytes) { return .jsonWebToken }
+            if isAPIKey(bytes) { return .apiKey }
+            if isIBAN(bytes) { return .iban }
+            if isPhoneNumber(bytes) { return .phoneNumber }
+            return nil
+        }
     }
 
     /// `local@domain.tld`: no space, one `@` not first, a dot in the domain, a letters-only TLD.
-    private static func isEmailAddress(_ bytes: [UInt8]) -> Bool {
+    private static func isEmailAddress(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0, bytes.lastIndex(of: UInt8(ascii: "@")) == at,
               !bytes.contains(where: { $0 <= 0x20 }), let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > at + 1
         else { return false }
@@ -47,27 +52,28 @@ public enum SensitiveValue: String, Sendable, Equatable, CaseIterable {
     }
 
     /// `eyJ…` header, payload and signature in base64url, separated by two dots.
-    private static func isJSONWebToken(_ bytes: [UInt8]) -> Bool {
-        guard bytes.starts(with: Array("eyJ".utf8)) else { return false }
+    private static func isJSONWebToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.starts(with: "eyJ".utf8) else { return false }
         let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         return parts.count == 3 && parts.allSatisfy { part in part.count >= 4 && part.allSatisfy(isBase64URL) }
     }
 
     /// Prefixes that well-known services give their secret keys.
-    private static func isAPIKey(_ text: String) -> Bool {
-        let prefixes = ["sk_live_", "sk_test_", "rk_live_", "ghp_", "github_pat_", "xoxb-", "xoxp-", "AKIA"]
-        guard let prefix = prefixes.first(where: { text.hasPrefix($0) }) else { return false }
-        let rest = text.utf8.dropFirst(prefix.utf8.count)
+    private static let apiKeyPrefixes = ["sk_live_", "sk_test_", "rk_live_", "ghp_", "github_pat_", "xoxb-", "xoxp-", "AKIA"]
+
+    private static func isAPIKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let prefix = apiKeyPrefixes.first(where: { bytes.starts(with: $0.utf8) }) else { return false }
+        let rest = bytes.dropFirst(prefix.utf8.count)
         return rest.count >= 16 && rest.allSatisfy(isBase64URL)
     }
 
     /// Two letters, two check digits, 11–30 letters or digits, and the ISO 13616 mod-97 check.
-    private static func isIBAN(_ bytes: [UInt8]) -> Bool {
+    private static func isIBAN(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard (15...34).contains(bytes.count), bytes.prefix(2).allSatisfy(isUpper), bytes[2...3].allSatisfy(isDigit),
               bytes.dropFirst(4).allSatisfy({ isUpper($0) || isDigit($0) })
         else { return false }
         var remainder = 0
-        for byte in bytes.dropFirst(4) + bytes.prefix(4) {
+        for byte in Array(bytes.dropFirst(4)) + Array(bytes.prefix(4)) {
             let value = isDigit(byte) ? Int(byte - UInt8(ascii: "0")) : Int(byte - UInt8(ascii: "A")) + 10
             remainder = (remainder * (value >= 10 ? 100 : 10) + value) % 97
         }
@@ -75,7 +81,7 @@ public enum SensitiveValue: String, Sendable, Equatable, CaseIterable {
     }
 
     /// `+` then 8–15 digits, spaces, dashes, dots or parentheses between them (E.164 as written).
-    private static func isPhoneNumber(_ bytes: [UInt8]) -> Bool {
+    private static func isPhoneNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.first == UInt8(ascii: "+") else { return false }
         let rest = bytes.dropFirst()
         guard rest.allSatisfy({ isDigit($0) || " -.()".utf8.contains($0) }) else { return false }

@@ -27,13 +27,17 @@ struct ContentDigest {
     /// Lowercase hex.
     func finalize() -> String { hasher.finalize().hex }
 
-    /// Each part length-prefixed, so no two different lists feed the same bytes.
+    /// Each part length-prefixed, so no two different lists feed the same bytes. The bytes of one
+    /// list go to the hasher in one update (a bundle adds one list per document).
     private mutating func add(_ parts: [String]) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(parts.reduce(1) { $0 + 4 + $1.utf8.count })
         for part in parts {
-            var count = UInt32(part.utf8.count).littleEndian
-            withUnsafeBytes(of: &count) { hasher.update(bufferPointer: $0) }
-            hasher.update(data: Array(part.utf8))
+            let count = UInt32(part.utf8.count)
+            bytes += [UInt8(truncatingIfNeeded: count), UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count >> 16), UInt8(truncatingIfNeeded: count >> 24)]
+            bytes += part.utf8
         }
-        hasher.update(data: [0xFF])
+        bytes.append(0xFF)
+        hasher.update(data: bytes)
     }
 }

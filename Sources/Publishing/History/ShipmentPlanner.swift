@@ -153,8 +153,14 @@ private struct VersionAssignment {
 
     /// `document` with the `updateTime` it ships with.
     mutating func shipped(_ document: Document) -> Document {
-        let fingerprint = fingerprints[document.path] ?? DocumentFingerprint.of(document)
-        fingerprints[document.path] = fingerprint
+        let fingerprint: String
+        if let known = fingerprints[document.path] {
+            fingerprint = known
+        } else {
+            // A leaver's current version, with its bundle's field policy applied.
+            fingerprint = DocumentFingerprint.of(document)
+            fingerprints[document.path] = fingerprint
+        }
         guard let known = newest[document.path], let own = document.updateTime else { return document }
         var shipped = document
         if known.fingerprint == fingerprint {
