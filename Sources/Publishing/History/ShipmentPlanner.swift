@@ -38,6 +38,7 @@ struct ShipmentPlanner {
         var drafts: [(selection: BundleSelection, entries: [ResourcePath: ShipmentPlan.Entry], leavers: Int, missing: Int)] = []
         for selection in selections {
             var entries: [ResourcePath: ShipmentPlan.Entry] = [:]
+            entries.reserveCapacity(selection.documents.count)
             for (path, selected) in selection.documents {
                 entries[path] = .existing(versions.shipped(selected.document), queries: selected.queries)
             }
@@ -65,6 +66,7 @@ struct ShipmentPlanner {
             var digest = ContentDigest()
             for query in draft.selection.namedQueries { digest.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery) }
             var current: [ResourcePath: ShippedVersion] = [:]
+            current.reserveCapacity(paths.count)
             for path in paths {
                 switch draft.entries[path]! {
                 case .existing(let document, let queries):
@@ -135,16 +137,16 @@ private struct VersionAssignment {
         self.bump = bump
     }
 
-    /// Fingerprints `documents` on every core.
+    /// Fingerprints `documents` on every core; a document in several bundles keeps the
+    /// fingerprint of its first occurrence (fingerprinting the repeats costs less than finding
+    /// them first).
     mutating func prepare(_ documents: [Document]) {
-        let unique = Array(Dictionary(documents.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }).values)
         let chunk = 512
-        let runs = parallelMap(count: (unique.count + chunk - 1) / chunk, threads: Processors.online) { run in
-            unique[(run * chunk)..<min(unique.count, (run + 1) * chunk)].map { ($0.path, DocumentFingerprint.of($0)) }
+        let runs = parallelMap(count: (documents.count + chunk - 1) / chunk, threads: Processors.online) { run in
+            documents[(run * chunk)..<min(documents.count, (run + 1) * chunk)].map { ($0.path, DocumentFingerprint.of($0)) }
         }
-        for run in runs {
-            for (path, fingerprint) in run { fingerprints[path] = fingerprint }
-        }
+        fingerprints.reserveCapacity(documents.count)
+        fingerprints.merge(runs.joined(), uniquingKeysWith: { first, _ in first })
     }
 
     func fingerprint(of path: ResourcePath) -> String { fingerprints[path]! }
