@@ -39,6 +39,9 @@ public struct ExportSurvey: Sendable {
     /// When the newest export was written (its file's or folder's modification time, to the
     /// second): the best guess at when it was taken when no document has an `updateTime`.
     public private(set) var newestExportWritten: Timestamp?
+    /// Whether an export records when it was taken (managed and emulator exports do, in their
+    /// metadata): a build then takes its snapshot time from there.
+    public private(set) var exportsRecordTheirTime = false
     /// How many documents were read again after their first occurrence, and the first of them.
     public private(set) var duplicateCount = 0
     public private(set) var firstDuplicate: Duplicate?
@@ -68,11 +71,12 @@ public struct ExportSurvey: Sendable {
         // Counted into a copy, kept only when the whole export reads: a file that fails half way
         // (skipped by a scan) adds nothing.
         var survey = self
-        try reader.read(path, format: format) { exported in
+        let exportTime = try reader.read(path, format: format) { exported in
             count += 1
             survey.count(exported, from: path)
         }
         self = survey
+        if exportTime != nil { exportsRecordTheirTime = true }
         inputs.append(Input(path: path, format: format, documents: count))
         if let written = Self.modificationTime(of: path), newestExportWritten.map({ written > $0 }) ?? true { newestExportWritten = written }
     }

@@ -34,7 +34,7 @@ public enum StarterConfig {
             "database: \(quoted(survey.database?.database ?? DatabaseID.defaultDatabase))",
             "output: site",
         ]
-        if survey.newestUpdateTime == nil, let written = survey.newestExportWritten {
+        if survey.newestUpdateTime == nil, !survey.exportsRecordTheirTime, let written = survey.newestExportWritten {
             lines += [
                 "# No document carries an updateTime, so a build cannot tell when the export was taken: this is when",
                 "# the newest export was written. Set it to when the export was taken (clients see this as the data's time).",

@@ -127,7 +127,8 @@ struct Serve: AsyncParsableCommand {
         let events = SiteEventStream(run: String(UInt64(Date().timeIntervalSince1970 * 1_000), radix: 36))
         let live = LiveReloadResponder(wrapping: siteChain(directory, policy: pipeline.headerPolicy).responder, events: events)
         let (firstBuild, firstBuildDone) = AsyncStream.makeStream(of: Void.self)
-        let watcher = SiteWatcher(configFile: file, outputDirectory: dir)
+        // Into the directory being served, even if `output:` changes while watching.
+        let watcher = SiteWatcher(configFile: file, outputDirectory: directory)
         let watching = Task {
             var terminal = Terminal()
             var policy = pipeline.headerPolicy

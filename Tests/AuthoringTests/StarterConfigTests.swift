@@ -118,6 +118,18 @@ import FirestoreModel
         #expect(config.duplicates == .error)
     }
 
+    /// A managed or emulator export records when it was taken; the build takes its snapshot time
+    /// from there, which no modification time may override.
+    @Test func exportsThatRecordTheirTimeGetNoSnapshotTime() throws {
+        for folder in ["managed", "emulator"] {
+            var survey = ExportSurvey()
+            try survey.add(Self.repository.appendingPathComponent("Tests/ExportReaderTests/Fixtures/managed-export/\(folder)").path)
+            #expect(survey.exportsRecordTheirTime, "\(folder)")
+            let config = try PipelineConfig.parse(yaml: StarterConfig.yaml(for: survey, project: "demo"), file: "pipeline.yml", baseDirectory: "/")
+            #expect(config.snapshotTime == nil, "\(folder)")
+        }
+    }
+
     @Test func aFileThatIsNotAnExportIsAnErrorWhenNamed() throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }

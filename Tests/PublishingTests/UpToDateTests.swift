@@ -97,6 +97,22 @@ struct UpToDateTests {
         #expect(FileManager.default.fileExists(atPath: dir.file("site/index.html")))
     }
 
+    /// An up-to-date build says again what the data and config say (here the exposure guard),
+    /// not what the last run said about itself (the previous state it started without).
+    @Test func warningsAreTheDatasNotTheLastRuns() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let config = try SmallSite.write(
+            into: dir, config: SmallSite.config.replacingOccurrences(of: "previous: none\n", with: ""),
+            data: SmallSite.data + NDJSON.file(NDJSON.document("c/e", NDJSON.fields(["n": NDJSON.int(5), "email": NDJSON.string("ada@example.com")]))))
+        let first = try build(config: config)
+        #expect(first.warnings.contains { $0.contains("holds no previous state") })
+        let again = try build(config: config)
+        #expect(again.upToDate)
+        #expect(!again.warnings.contains { $0.contains("holds no previous state") })
+        #expect(again.warnings == first.exposure.map(\.description) && !again.warnings.isEmpty)
+    }
+
     @Test func retentionStillRunsWhenNothingChanged() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -144,7 +144,7 @@ public struct SiteBuilder: Sendable {
         let finished = clock.now
 
         let previousHashes = Dictionary((published?.manifest.bundles ?? []).map { ($0.id, $0.sha256) }, uniquingKeysWith: { first, _ in first })
-        let report = BuildReport(
+        var report = BuildReport(
             snapshotTime: inputs.snapshotTime.rfc3339, siteTime: plan.siteTime.rfc3339, previousState: previous.source,
             inputFiles: inputs.fileCount, inputBytes: inputs.inputBytes, inputDocuments: inputs.store.count,
             bundles: zip(resolved.bundles, built).map { spec, bundle in
@@ -162,9 +162,13 @@ public struct SiteBuilder: Sendable {
             seconds: (finished - started).seconds,
             timings: BuildReport.Timings(read: (read - started).seconds, bundles: (bundlesBuilt - read).seconds, publish: (finished - bundlesBuilt).seconds))
         if let sources {
-            // Best effort: without a record the next build runs in full.
-            try? BuildRecord(fingerprint: BuildFingerprint(sources: sources, site: BuildFingerprint.site(outputDirectory: outputDirectory)), report: report)
-                .write(outputDirectory: outputDirectory)
+            do throws(PublishError) {
+                try BuildRecord(fingerprint: BuildFingerprint(sources: sources, site: BuildFingerprint.site(outputDirectory: outputDirectory)), report: report)
+                    .write(outputDirectory: outputDirectory)
+            } catch {
+                // The site is published; only the next build's shortcut is lost.
+                report.warnings.append("\(error); the next build runs in full even if nothing changes")
+            }
         }
         return report
     }
@@ -197,7 +201,10 @@ public struct SiteBuilder: Sendable {
         report.manifestChanged = false
         report.upToDate = true
         report.retention = BuildReport.Retention(retained: retention.retained, deleted: retention.deleted)
-        report.warnings = warnings + last.warnings.filter { !$0.hasPrefix("took over the lock") } + retention.warnings
+        // What the data and the config still say (the lock, the previous state and retention
+        // speak of the run that wrote them, and are said anew).
+        report.warnings = warnings + last.exposure.map(\.description) + last.budgetWarnings.map(\.description)
+            + hosting.warnings.filter { !($0.rule?.hasPrefix("built-in ") ?? false) }.map(\.description) + retention.warnings
         report.seconds = (clock.now - started).seconds
         report.timings = BuildReport.Timings(read: report.seconds, bundles: 0, publish: 0)
         return report
