@@ -29,19 +29,18 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
     /// read (the build then says why).
     static func sources(of config: PipelineConfig, outputDirectory: String) -> String? {
         var hash = SHA256()
-        func add(_ text: String) {
-            hash.update(data: Data((text + "\n").utf8))
-        }
-        add(format)
-        add("binary " + (Bundle.main.executablePath.map { "\($0) \(FileStamp(path: $0)?.description ?? "missing")" } ?? "unknown"))
-        add("config \(config.file) in \(config.baseDirectory), \(config.source.utf8.count) bytes")
-        add(config.source)
-        add("snapshot \(config.snapshotTime?.rfc3339 ?? "from the inputs")")
-        add("previous \(config.previous.map { "\($0)" } ?? "none")")
-        add("output \(outputDirectory)")
-        for file in config.inputFiles().flatMap(filesUnder) {
+        hash.update(line: format)
+        hash.update(line: "binary " + (Bundle.main.executablePath.map { "\($0) \(FileStamp(path: $0)?.description ?? "missing")" } ?? "unknown"))
+        hash.update(line: "config \(config.file) in \(config.baseDirectory), \(config.source.utf8.count) bytes")
+        hash.update(line: config.source)
+        hash.update(line: "snapshot \(config.snapshotTime?.rfc3339 ?? "from the inputs")")
+        hash.update(line: "previous \(config.previous.map { "\($0)" } ?? "none")")
+        hash.update(line: "output \(outputDirectory)")
+        // An export folder comes with its data files, which the folder's walk covers already.
+        var hashed: Set<String> = []
+        for file in config.inputFiles().flatMap(filesUnder) where hashed.insert(file).inserted {
             guard let digest = contentDigest(of: file) else { return nil }
-            add("input \(file) \(digest)")
+            hash.update(line: "input \(file) \(digest)")
         }
         return hash.finalize().hex
     }
@@ -49,18 +48,15 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
     /// The site part: the manifest and state bytes and the stamps of the files the manifest names.
     static func site(outputDirectory: String) -> String {
         var hash = SHA256()
-        func add(_ text: String) {
-            hash.update(data: Data((text + "\n").utf8))
-        }
         let manifestPath = (outputDirectory as NSString).appendingPathComponent("bundles/manifest.json")
         let manifest = FileManager.default.contents(atPath: manifestPath)
         for path in [manifestPath, (outputDirectory as NSString).appendingPathComponent(SiteHistory.fileName)] {
-            add("\(path) \(FileManager.default.contents(atPath: path).map { SHA256.hash(data: $0).hex } ?? "missing")")
+            hash.update(line: "\(path) \(FileManager.default.contents(atPath: path).map { SHA256.hash(data: $0).hex } ?? "missing")")
         }
         let entries = manifest.flatMap { try? Manifest.decode($0) }?.bundles ?? []
         for path in entries.flatMap({ [$0.url, $0.gzipURL] }) {
             let file = (outputDirectory as NSString).appendingPathComponent(path)
-            add("\(path) \(FileStamp(path: file)?.description ?? "missing")")
+            hash.update(line: "\(path) \(FileStamp(path: file)?.description ?? "missing")")
         }
         return hash.finalize().hex
     }
@@ -89,5 +85,12 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
             return nil
         }
         return hash.finalize().hex
+    }
+}
+
+extension SHA256 {
+    /// Feeds `text` and a newline: a fingerprint is a list of such lines.
+    fileprivate mutating func update(line text: String) {
+        update(data: Data((text + "\n").utf8))
     }
 }
