@@ -31,12 +31,18 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["libz-dev"]), .brew(["zlib"])]
         ),
+        // libdeflate: the .gz copies of bundles (about 2.5× zlib's speed at the same size).
+        .systemLibrary(
+            name: "CLibdeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
+        ),
         .target(name: "JSONCore"),
         .target(name: "FirestoreModel", dependencies: ["JSONCore"]),
         .target(name: "ParallelWork"),
         .target(name: "ExportReader", dependencies: ["FirestoreModel", "JSONCore", "ParallelWork"]),
         .target(name: "QueryEngine", dependencies: ["FirestoreModel", "JSONCore"]),
-        .target(name: "BundleFormat", dependencies: ["FirestoreModel", "JSONCore", "CZlib", "ParallelWork"]),
+        .target(name: "BundleFormat", dependencies: ["FirestoreModel", "JSONCore", "CZlib", "CLibdeflate", "ParallelWork"]),
         .target(name: "SitePolicy"),
         // pipeline.yml: the config language (YAML → PipelineConfig, the query language, fan-out,
         // hints, headers, budgets, retention), validated once and passed down.

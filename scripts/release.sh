@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the release: a self-contained Linux x86-64 binary (the Swift runtime, Foundation, zlib
-# and libstdc++ linked statically; it needs nothing but glibc 2.34 or newer), packed as
+# Builds the release: a self-contained Linux x86-64 binary (the Swift runtime, Foundation, zlib,
+# libdeflate and libstdc++ linked statically; it needs nothing but glibc 2.34 or newer), packed as
 #   dist/bundlepress-<version>-linux-x86_64.tar.gz   the binary, LICENSE, THIRD_PARTY_LICENSES, README
 #   dist/bundlepress-<version>.tgz                   the npm package (npm/) carrying the binary
 #   dist/SHA256SUMS
@@ -9,7 +9,7 @@
 # and installs the npm package offline into an empty project (scripts/release/check-npm.sh).
 # scripts/release/check-debootstrap.sh proves the tarball runs on a clean Debian without Swift.
 #
-# usage: scripts/release.sh [DIST_DIR]     (default dist/; needs libz-dev, npm)
+# usage: scripts/release.sh [DIST_DIR]     (default dist/; needs libz-dev, libdeflate-dev, npm)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repository=$PWD
@@ -18,26 +18,30 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 echo "== static libraries"
-# The C and C++ libraries the build links by name: -lz (CZlib, through pkg-config zlib) and
-# -lstdc++ (swift-crypto's BoringSSL, the Swift runtime). A directory holding only their .a
-# files, searched first, makes the linker take the archives instead of the shared objects:
-# -L for libstdc++, and a zlib.pc whose -L names it for zlib (SwiftPM puts pkg-config's flags
-# first on the link line). The debug build and `swift test` are untouched: they link libz.so.
+# The C and C++ libraries the build links by name: -lz (CZlib, through pkg-config zlib), -ldeflate
+# (CLibdeflate, through pkg-config libdeflate) and -lstdc++ (swift-crypto's BoringSSL, the Swift
+# runtime). A directory holding only their .a files, searched first, makes the linker take the
+# archives instead of the shared objects: -L for libstdc++, and a zlib.pc and a libdeflate.pc whose
+# -L names it (SwiftPM puts pkg-config's flags first on the link line). The debug build and
+# `swift test` are untouched: they link libz.so and libdeflate.so.
 # A fixed place, so the flags (and with them the build) stay the same from one release to the next.
 link=$repository/.build/release-link
 rm -rf "$link"
 mkdir -p "$link/static" "$link/pkgconfig"
-for archive in libz.a libstdc++.a; do
+for archive in libz.a libdeflate.a libstdc++.a; do
     found=$(gcc -print-file-name="$archive")
     if [[ $found != /* ]]; then
-        echo "release: $archive not found (apt-get install libz-dev g++)" >&2
+        echo "release: $archive not found (apt-get install libz-dev libdeflate-dev g++)" >&2
         exit 1
     fi
     ln -s "$(readlink -f "$found")" "$link/static/$archive"
     echo "$archive: $(readlink -f "$found")"
 done
-printf 'Name: zlib\nDescription: zlib, static (scripts/release.sh)\nVersion: %s\nLibs: -L%s -lz\nCflags:\n' \
-    "$(pkg-config --modversion zlib)" "$link/static" > "$link/pkgconfig/zlib.pc"
+for package in zlib:z libdeflate:deflate; do
+    printf 'Name: %s\nDescription: %s, static (scripts/release.sh)\nVersion: %s\nLibs: -L%s -l%s\nCflags: %s\n' \
+        "${package%%:*}" "${package%%:*}" "$(pkg-config --modversion "${package%%:*}")" "$link/static" "${package#*:}" \
+        "$(pkg-config --cflags "${package%%:*}")" > "$link/pkgconfig/${package%%:*}.pc"
+done
 gcc -O2 -fPIC -Wall -Werror -c scripts/release/glibc-compat.c -o "$link/glibc-compat.o"
 
 echo "== swift build -c release --static-swift-stdlib"

@@ -80,7 +80,7 @@ extension PipelineConfig {
         }
 
         let output = try top["output"]?.string() ?? "site"
-        let gzipLevel = try top["gzip_level"]?.int(in: 1...9) ?? 9
+        let gzipLevel = try top["gzip_level"]?.int(in: 1...12) ?? 6
         let clients = try top["clients"].map(parseClients) ?? .all
         let duplicates = try top["duplicates"].map { node throws(ConfigError) -> DuplicatePolicy in
             let text = try node.string()

@@ -19,7 +19,7 @@ public struct PipelineConfig: Sendable {
     public var snapshotTime: Timestamp?
     /// The site directory (bundles go to `<output>/bundles/`).
     public var output: String
-    /// zlib level for the `.gz` files, 1…9.
+    /// libdeflate level for the `.gz` files, 1…12 (default 6).
     public var gzipLevel: Int
     /// The clients the site's apps use; named queries are checked against each.
     public var clients: ClientPlatform

@@ -49,8 +49,8 @@ let configErrorCases: [ConfigErrorCase] = [
         line: 3, column: 13, fragments: ["gzip_level must be an integer", "found \"high\""]),
     ConfigErrorCase(
         name: "gzip_level out of range",
-        yaml: "project: demo\ninputs: [data.ndjson]\ngzip_level: 12\n" + validBundles,
-        line: 3, column: 13, fragments: ["gzip_level must be between 1 and 9", "found 12"]),
+        yaml: "project: demo\ninputs: [data.ndjson]\ngzip_level: 13\n" + validBundles,
+        line: 3, column: 13, fragments: ["gzip_level must be between 1 and 12", "found 13"]),
     ConfigErrorCase(
         name: "missing project",
         yaml: "inputs: [data.ndjson]\n" + validBundles,
@@ -206,7 +206,7 @@ struct ConfigErrorTests {
     @Test func validExampleShapeParses() throws {
         let config = try parseConfig(query("collection: c\norder_by: [[n, desc]]\nlimit: 2"))
         #expect(config.database == demo)
-        #expect(config.gzipLevel == 9)
+        #expect(config.gzipLevel == 6)
         #expect(config.output == "site")
         #expect(config.clients == .all)
         #expect(config.duplicates == .error)

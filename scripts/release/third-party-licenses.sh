@@ -2,7 +2,7 @@
 # Prints the licences of the code scripts/release.sh links into the binary: the Swift runtime
 # and Foundation (the toolchain's LICENSE.txt), every Swift package dependency (their
 # checkouts' LICENSE and NOTICE files, and those of code vendored under Sources/), zlib,
-# libstdc++, libgcc and ICU (Debian's copyright files).
+# libdeflate, libstdc++, libgcc and ICU (Debian's copyright files).
 #
 # usage: scripts/release/third-party-licenses.sh   (after `swift build`, from the repository)
 set -euo pipefail
@@ -31,7 +31,7 @@ for checkout in .build/checkouts/*/; do
     done
 done
 
-for package in zlib1g libstdc++6 libgcc-s1; do
+for package in zlib1g libdeflate0 libstdc++6 libgcc-s1; do
     section "$package (Debian's copyright file)" "/usr/share/doc/$package/copyright"
 done
 

@@ -23,6 +23,14 @@ final class ZStream {
         return stream
     }
 
+    /// Initialises an inflate stream for raw deflate input (`windowBits` -15).
+    static func inflatingRaw() throws(GzipError) -> ZStream {
+        let stream = ZStream(end: inflateEnd)
+        let status = inflateInit2_(stream.pointer, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else { throw GzipError(message: "inflateInit2 failed (\(status))") }
+        return stream
+    }
+
     private init(end: @escaping (UnsafeMutablePointer<z_stream>) -> Int32) {
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: z_stream())

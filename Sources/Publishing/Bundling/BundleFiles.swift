@@ -35,21 +35,20 @@ struct BundleFiles {
             let (metadata, element) = try writer.encodeBody { (run: [UInt8]) throws(PublishError) in try body.append(run) }
             let raw = try OutputFile(creating: "\(directory)/\(name).bundle")
             let gzip = try OutputFile(creating: "\(directory)/\(name).bundle.gz")
-            let compressor: ParallelGzipCompressor
-            do throws(GzipError) {
-                compressor = try ParallelGzipCompressor(level: Int32(gzipLevel))
-            } catch {
-                throw PublishError(path: gzip.path, message: "cannot compress: \(error)")
+            /// What the compressor returns, or why it could not compress, as an error about the gzip file.
+            func compressed<T>(_ body: () throws(GzipError) -> T) throws(PublishError) -> T {
+                do throws(GzipError) { return try body() } catch { throw PublishError(path: gzip.path, message: "cannot compress: \(error)") }
             }
+            let compressor = try compressed { () throws(GzipError) in try ParallelGzipCompressor(level: Int32(gzipLevel)) }
             var hasher = SHA256()
             let feed = { (chunk: [UInt8]) throws(PublishError) in
                 hasher.update(data: chunk)
                 try raw.append(chunk)
-                try gzip.append(compressor.append(chunk))
+                try gzip.append(compressed { () throws(GzipError) in try compressor.append(chunk) })
             }
             try feed(element)
             try forEachChunk(ofFile: bodyPath, feed)
-            try gzip.append(compressor.finish())
+            try gzip.append(compressed { () throws(GzipError) in try compressor.finish() })
             try raw.finish()
             try gzip.finish()
             return BundleFiles(
