@@ -12,9 +12,16 @@ public protocol ExportDocumentSource {
     /// The time the export was taken, when the format records it (managed and emulator
     /// exports); a build's natural snapshot time.
     var exportTime: Timestamp? { get }
+
+    /// The bytes of the input read so far, for a progress display: it grows while the source
+    /// reads as it goes (NDJSON files, export folders). Nil for formats parsed as a whole first.
+    var bytesRead: Int? { get }
 }
 
 extension ExportDocumentSource {
     /// Most formats do not record when they were exported.
     public var exportTime: Timestamp? { nil }
+
+    /// Formats parsed as a whole before their first document cannot say how far they are.
+    public var bytesRead: Int? { nil }
 }

@@ -85,7 +85,9 @@ public struct ExportReader: Sendable {
         }
     }
 
-    /// Reads the file at `path`, calling `body` with each document in file order.
+    /// Reads the file at `path`, calling `body` with each document in file order, and
+    /// `progress` with the bytes read so far whenever that grows (see
+    /// ``ExportDocumentSource/bytesRead``; formats parsed as a whole do not call it).
     ///
     /// To stop early or fail with your own error, pull from ``open(_:format:hints:)`` instead.
     ///
@@ -93,10 +95,16 @@ public struct ExportReader: Sendable {
     ///   emulator export), else nil.
     @discardableResult
     public func read(
-        _ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints(), each body: (ExportedDocument) -> Void
+        _ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints(), progress: (Int) -> Void = { _ in },
+        each body: (ExportedDocument) -> Void
     ) throws(ExportError) -> Timestamp? {
         var source = try open(path, format: format, hints: hints)
+        var reported = 0
         while let document = try source.next() {
+            if let bytesRead = source.bytesRead, bytesRead > reported {
+                reported = bytesRead
+                progress(bytesRead)
+            }
             body(document)
         }
         return source.exportTime

@@ -28,6 +28,8 @@ final class LineReader {
     private var scanned = 0
     private var atEndOfFile = false
     private var nextLineNumber = 1
+    /// Bytes read from the file so far.
+    private(set) var bytesRead = 0
 
     init(file: InputFile, chunkSize: Int) {
         precondition(chunkSize > 0, "the chunk size must be positive")
@@ -112,6 +114,7 @@ final class LineReader {
             atEndOfFile = true
         } else {
             end += count
+            bytesRead += count
         }
     }
 }

@@ -37,6 +37,8 @@ struct NDJSONDocumentSource<Decoder: NDJSONRecordDecoder>: ExportDocumentSource 
         self.threads = threads
     }
 
+    var bytesRead: Int? { records.bytesRead }
+
     mutating func next() throws(ExportError) -> ExportedDocument? {
         while pendingIndex == pending.count {
             if let error = pendingError { throw error }

@@ -13,6 +13,9 @@ struct NDJSONRecords {
         path = file.path
     }
 
+    /// Bytes read from the file so far.
+    var bytesRead: Int { lines.bytesRead }
+
     /// Parses the next record and calls `body` with it, a function that turns offsets in it
     /// into locations (valid only during the call), and its line number. False at the end.
     mutating func next(

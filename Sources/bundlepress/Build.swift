@@ -97,6 +97,8 @@ struct Build: ParsableCommand {
         if let previous { pipeline.previous = try PreviousSite(parsing: previous, relativeTo: ".") }
         let builder = SiteBuilder(config: pipeline, outputDirectory: output)
         let showProgress = !quiet && !json
+        // The bundle being built, for the progress of its encoding and compression.
+        var bundle = ""
         let report: BuildReport
         do {
             report = try builder.build(dryRun: dryRun, evenIfUpToDate: force) { event in
@@ -107,12 +109,23 @@ struct Build: ParsableCommand {
                     break
                 case .checkingForChanges:
                     terminal.progress("checking the inputs for changes since the last build")
-                case .readingInput(let path, let index, let count, let bytes):
-                    terminal.progress("reading \(path) (\(index + 1)/\(count), \(formatBytes(bytes)))", done: index, of: count)
+                case .readingInput(let input):
+                    // One bar for all inputs, by bytes: a large file moves it as it is read.
+                    let file = input.count > 1 ? "\(input.index + 1)/\(input.count), " : ""
+                    terminal.progress(
+                        "reading \(input.path) (\(file)\(formatBytes(input.bytesRead)) of \(formatBytes(input.bytes)))",
+                        done: input.totalBytesRead, of: input.totalBytes)
                 case .inputsRead(let documents, let files):
                     terminal.progress("read \(counted(documents, "document")) from \(counted(files, "file"))", done: files, of: files)
                 case .buildingBundle(let id, let index, let count):
-                    terminal.progress("building bundle \(id) (\(index + 1)/\(count))", done: index, of: count)
+                    bundle = "bundle \(id)" + (count > 1 ? " (\(index + 1)/\(count))" : "")
+                    terminal.progress("building \(bundle)", done: index, of: count)
+                case .encodingBundle(let encoded, let documents):
+                    terminal.progress("\(bundle): encoding, \(encoded) of \(counted(documents, "document"))", done: encoded, of: documents)
+                case .compressingBundle(let done, let bytes):
+                    terminal.progress("\(bundle): compressing, \(formatBytes(done)) of \(formatBytes(bytes))", done: done, of: bytes)
+                case .planning:
+                    terminal.progress("running the named queries and planning each bundle's documents")
                 case .publishing:
                     terminal.progress(dryRun ? "comparing with the published site" : "publishing")
                 }

@@ -46,6 +46,18 @@ struct ManagedExportTests {
         #expect(try reader.open(path).exportTime == Self.exportTime)
     }
 
+    /// An export folder reports the bytes of its data files read so far, up to their total.
+    @Test(arguments: ["managed", "emulator"])
+    func progressCountsTheDataFiles(input: String) throws {
+        let reader = ExportReader(target: Fixtures.demo)
+        let path = "\(Self.fixtures)/\(input)"
+        let total = try reader.files(of: path).reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: $1)[.size] as! Int) }
+        var reports: [Int] = []
+        try reader.read(path, progress: { reports.append($0) }) { _ in }
+        #expect(!reports.isEmpty && reports == reports.sorted())
+        #expect(reports.last == total)
+    }
+
     @Test func everyTypeReadsExactly() throws {
         let documents = try ExportReader(target: Fixtures.demo).readAll("\(Self.fixtures)/managed")
         let byPath = Dictionary(uniqueKeysWithValues: documents.map { ($0.document.path.description, $0) })

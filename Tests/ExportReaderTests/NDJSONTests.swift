@@ -49,6 +49,19 @@ struct NDJSONTests {
         #expect(documents.last?.document.fields["s"] == .string(String(repeating: "é", count: 5000)))
     }
 
+    /// A large file reports how far it is as it goes, chunk by chunk, up to its size.
+    @Test func progressGrowsByChunkToTheFileSize() throws {
+        let text = (0..<400).map { "{\"name\":\"c/d\($0)\",\"fields\":{\"n\":{\"integerValue\":\"\($0)\"}}}" }.joined(separator: "\n") + "\n"
+        let path = Fixtures.temporaryFile("progress.ndjson", text)
+        var reports: [Int] = []
+        var documents = 0
+        try ExportReader(target: Fixtures.demo, chunkSize: 1024).read(path, progress: { reports.append($0) }) { _ in documents += 1 }
+        #expect(documents == 400)
+        #expect(reports.count >= text.utf8.count / 1024)
+        #expect(reports == reports.sorted() && Set(reports).count == reports.count, "strictly growing")
+        #expect(reports.last == text.utf8.count)
+    }
+
     @Test func pullingStopsWhereTheCallerWants() throws {
         var source = try ExportReader(target: Fixtures.demo).open(Fixtures.path("canonical/rest-documents.ndjson"))
         #expect(try source.next()?.document.id == "LA")

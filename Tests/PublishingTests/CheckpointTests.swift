@@ -73,6 +73,38 @@ struct CheckpointTests {
         #expect(checkpoints == [])
     }
 
+    /// Reading reports bytes of all inputs, up to their total; each bundle reports its documents
+    /// encoded, then its bytes hashed and compressed, up to its size.
+    @Test func buildReportsHowFarItIs() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let config = try PipelineConfig.load(file: try SmallSite.write(into: dir))
+        var reading: [BuildEvent.InputProgress] = []
+        var bundles: [(id: String, encoded: [Int], documents: Int, compressed: [Int], bytes: Int)] = []
+        let report = try SiteBuilder(config: config).build { event in
+            switch event {
+            case .readingInput(let progress): reading.append(progress)
+            case .buildingBundle(let id, _, _): bundles.append((id, [], 0, [], 0))
+            case .encodingBundle(let encoded, let documents):
+                bundles[bundles.count - 1].encoded.append(encoded)
+                bundles[bundles.count - 1].documents = documents
+            case .compressingBundle(let done, let bytes):
+                bundles[bundles.count - 1].compressed.append(done)
+                bundles[bundles.count - 1].bytes = bytes
+            default: break
+            }
+        }
+        let size = SmallSite.data.utf8.count
+        #expect(reading.first == BuildEvent.InputProgress(
+            path: "\(dir.path)/data.ndjson", index: 0, count: 1, bytesRead: 0, bytes: size, totalBytesRead: 0, totalBytes: size))
+        #expect(reading.last?.totalBytesRead == size)
+        #expect(bundles.map(\.id) == report.bundles.map(\.id))
+        for (bundle, built) in zip(bundles, report.bundles) {
+            #expect(bundle.encoded.last == built.documents && bundle.documents == built.documents)
+            #expect(bundle.compressed == bundle.compressed.sorted() && bundle.compressed.last == built.bytes && bundle.bytes == built.bytes)
+        }
+    }
+
     @Test func leftoverStagingDirectoriesAreRemoved() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

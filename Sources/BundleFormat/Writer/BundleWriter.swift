@@ -140,11 +140,12 @@ public struct BundleWriter: Sendable {
     /// `documentsPerRun` documents (the named queries come first, as one run); the runs of a
     /// round are encoded in parallel, one per core, and memory stays at one round. The metadata
     /// element, which must come first in the file but counts the bytes of everything after it,
-    /// is returned at the end.
+    /// is returned at the end. `progress` hears the number of documents encoded after each round.
     ///
     /// - Returns: the metadata and its complete framed element, `<len>{"metadata":{…}}`.
     public func encodeBody<E: Error>(
         documentsPerRun: Int = 2048,
+        progress: (_ documentsEncoded: Int) -> Void = { _ in },
         _ consume: ([UInt8]) throws(E) -> Void
     ) throws(E) -> (metadata: BundleMetadata, element: [UInt8]) {
         precondition(documentsPerRun > 0, "documentsPerRun must be positive")
@@ -172,6 +173,7 @@ public struct BundleWriter: Sendable {
                 totalBytes += run.count
                 try consume(run)
             }
+            progress(min(entries.count, (round + threads) * documentsPerRun))
         }
         let metadata = BundleMetadata(
             id: id, createTime: snapshotTime, version: 1,

@@ -49,6 +49,9 @@ struct LevelDBLogReader {
 
     var path: String { file.path }
 
+    /// Bytes read from the file so far.
+    var bytesRead: Int { blockStart + blockLength }
+
     /// The next record, or nil at the end of the file.
     mutating func next() throws(ExportError) -> LogRecord? {
         var pending: LogRecord?

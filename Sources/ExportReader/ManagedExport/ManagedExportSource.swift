@@ -8,6 +8,8 @@ struct ManagedExportSource: ExportDocumentSource {
     private let reRooter: DocumentReRooter
     private var fileIndex = 0
     private var log: LevelDBLogReader?
+    /// Bytes of the data files read to the end.
+    private var finishedBytes = 0
 
     init(folder: ExportFolder, target: DatabaseID) {
         self.folder = folder
@@ -15,6 +17,8 @@ struct ManagedExportSource: ExportDocumentSource {
     }
 
     var exportTime: Timestamp? { folder.exportTime }
+
+    var bytesRead: Int? { finishedBytes + (log?.bytesRead ?? 0) }
 
     mutating func next() throws(ExportError) -> ExportedDocument? {
         while true {
@@ -26,6 +30,7 @@ struct ManagedExportSource: ExportDocumentSource {
             if let record = try log!.next() {
                 return try Self.decode(record, file: log!.path, reRooter: reRooter)
             }
+            finishedBytes += log!.bytesRead
             log = nil
         }
     }

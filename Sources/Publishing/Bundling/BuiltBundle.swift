@@ -32,10 +32,10 @@ struct BuiltBundle {
         ]
     }
 
-    /// Encodes, hashes and compresses `planned` into `scratchDirectory`.
+    /// Encodes, hashes and compresses `planned` into `scratchDirectory`, telling `progress` how far it is.
     static func build(
         _ planned: ShipmentPlan.Bundle, queries: [BundleSelection.NamedQuery], database: DatabaseID, gzipLevel: Int, audience: BundleAudience,
-        scratchDirectory: String
+        scratchDirectory: String, progress: (BuildEvent) -> Void
     ) throws(BuildError) -> BuiltBundle {
         var writer: BundleWriter
         do throws(BundleWriterError) {
@@ -61,7 +61,7 @@ struct BuiltBundle {
                 throw .bundle(id: planned.id, error)
             }
         }
-        let files = try BundleFiles.write(writer, into: scratchDirectory, name: planned.id, gzipLevel: gzipLevel)
+        let files = try BundleFiles.write(writer, into: scratchDirectory, name: planned.id, gzipLevel: gzipLevel, progress: progress)
         let names = queries.map(\.name).sorted { UTF8Order.compare($0, $1) == .less }
         return BuiltBundle(id: planned.id, files: files, namedQueries: names, createTime: planned.createTime, leavers: planned.leavers, missing: planned.missing)
     }

@@ -26,13 +26,20 @@ struct BundleFiles {
     /// Bytes read back from the body file at a time.
     private static let chunkSize = 1 << 20
 
-    /// Encodes `writer`'s bundle into `<directory>/<name>.bundle` and `<name>.bundle.gz`.
-    static func write(_ writer: BundleWriter, into directory: String, name: String, gzipLevel: Int) throws(BuildError) -> BundleFiles {
+    /// Encodes `writer`'s bundle into `<directory>/<name>.bundle` and `<name>.bundle.gz`, telling
+    /// `progress` how far encoding, then hashing and compressing, have come.
+    static func write(
+        _ writer: BundleWriter, into directory: String, name: String, gzipLevel: Int, progress: (BuildEvent) -> Void
+    ) throws(BuildError) -> BundleFiles {
         let bodyPath = "\(directory)/\(name).body"
         defer { unlink(bodyPath) }
         do throws(PublishError) {
             let body = try OutputFile(creating: bodyPath)
-            let (metadata, element) = try writer.encodeBody { (run: [UInt8]) throws(PublishError) in try body.append(run) }
+            let documents = writer.documentCount
+            let (metadata, element) = try writer.encodeBody(progress: { progress(.encodingBundle(documentsEncoded: $0, documents: documents)) }) {
+                (run: [UInt8]) throws(PublishError) in try body.append(run)
+            }
+            let bytes = element.count + Int(metadata.totalBytes)
             let raw = try OutputFile(creating: "\(directory)/\(name).bundle")
             let gzip = try OutputFile(creating: "\(directory)/\(name).bundle.gz")
             /// What the compressor returns, or why it could not compress, as an error about the gzip file.
@@ -41,10 +48,11 @@ struct BundleFiles {
             }
             let compressor = try compressed { () throws(GzipError) in try ParallelGzipCompressor(level: Int32(gzipLevel)) }
             var hasher = SHA256()
-            let feed = { (chunk: [UInt8]) throws(PublishError) in
+            func feed(_ chunk: [UInt8]) throws(PublishError) {
                 hasher.update(data: chunk)
                 try raw.append(chunk)
                 try gzip.append(compressed { () throws(GzipError) in try compressor.append(chunk) })
+                progress(.compressingBundle(bytesDone: raw.byteCount, bytes: bytes))
             }
             try feed(element)
             try forEachChunk(ofFile: bodyPath, feed)

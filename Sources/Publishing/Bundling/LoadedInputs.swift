@@ -30,25 +30,32 @@ struct LoadedInputs {
         }
 
         let reader = ExportReader(target: config.database)
+        // An export folder counts as the data files it holds (reading it says what is wrong with
+        // it); sizes follow symlinks: the export's, not a link's.
+        let parts = files.map { (try? reader.files(of: $0.path)) ?? [$0.path] }
+        let sizes = parts.map { parts in
+            parts.reduce(0) { total, part in
+                total + ((try? FileManager.default.attributesOfItem(atPath: (part as NSString).resolvingSymlinksInPath)[.size] as? Int) ?? 0)
+            }
+        }
+        let inputBytes = sizes.reduce(0, +)
+        let dataFiles = parts.reduce(0) { $0 + $1.count }
         var documents: [ResourcePath: (document: Document, location: SourceLocation)] = [:]
         var order: [ResourcePath] = []
-        var inputBytes = 0
-        var dataFiles = 0
+        var bytesBefore = 0
         var exportTimes: [Timestamp] = []
         var untimedExport: String?
         var failure: BuildError?
         for (index, file) in files.enumerated() {
-            // An export folder counts as the data files it holds (reading it says what is wrong
-            // with it); sizes follow symlinks: the export's, not a link's.
-            let parts = (try? reader.files(of: file.path)) ?? [file.path]
-            let size = parts.reduce(0) { total, part in
-                total + ((try? FileManager.default.attributesOfItem(atPath: (part as NSString).resolvingSymlinksInPath)[.size] as? Int) ?? 0)
+            let size = sizes[index]
+            func reading(_ bytesRead: Int) {
+                progress(.readingInput(BuildEvent.InputProgress(
+                    path: file.path, index: index, count: files.count, bytesRead: bytesRead, bytes: size,
+                    totalBytesRead: bytesBefore + bytesRead, totalBytes: inputBytes)))
             }
-            inputBytes += size
-            dataFiles += parts.count
-            progress(.readingInput(path: file.path, index: index, count: files.count, bytes: size))
+            reading(0)
             do throws(ExportError) {
-                let exportTime = try reader.read(file.path, format: file.input.format, hints: file.input.hints) { exported in
+                let exportTime = try reader.read(file.path, format: file.input.format, hints: file.input.hints, progress: reading) { exported in
                     guard failure == nil else { return }
                     if let error = check(exported, config: config) {
                         failure = error
@@ -67,11 +74,12 @@ struct LoadedInputs {
                     }
                     documents[path] = (exported.document, exported.location)
                 }
-                if let exportTime { exportTimes.append(exportTime) } else if parts != [file.path] { untimedExport = file.path }
+                if let exportTime { exportTimes.append(exportTime) } else if parts[index] != [file.path] { untimedExport = file.path }
             } catch {
                 throw .input(error)
             }
             if let failure { throw failure }
+            bytesBefore += size
         }
         progress(.inputsRead(documents: documents.count, files: dataFiles))
 

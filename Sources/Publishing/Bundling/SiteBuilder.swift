@@ -78,6 +78,7 @@ public struct SiteBuilder: Sendable {
         warnings += previous.warnings
         let read = clock.now
 
+        progress(.planning)
         var selections: [BundleSelection] = []
         for spec in resolved.bundles {
             selections.append(try BundleSelection.select(spec, store: inputs.store))
@@ -101,7 +102,7 @@ public struct SiteBuilder: Sendable {
             progress(.buildingBundle(id: planned.id, index: index, count: plan.bundles.count))
             built.append(try BuiltBundle.build(
                 planned, queries: selection.namedQueries, database: inputs.store.database, gzipLevel: config.gzipLevel,
-                audience: config.clients.bundleAudience, scratchDirectory: scratch))
+                audience: config.clients.bundleAudience, scratchDirectory: scratch, progress: progress))
         }
         let violations = config.budgets.violations(of: resolved.bundles, sizes: built.map(\.byteCount))
         if config.budgets.mode == .fail, !violations.isEmpty { throw .budgetExceeded(violations) }
