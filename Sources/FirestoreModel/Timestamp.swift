@@ -34,17 +34,27 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = Self.civil(fromDays: days)
-        var out = ""
-        out.reserveCapacity(30)
-        out += pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-        out += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        out += "." + pad(Int64(nanos), 9) + "Z"
-        return out
-    }
-
-    private func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        // The range the initialiser enforces keeps the year at four digits: always 30 bytes.
+        return String(unsafeUninitializedCapacity: 30) { text in
+            var end = 0
+            func put(_ value: Int64, digits: Int, then separator: UInt8) {
+                var rest = value
+                for index in stride(from: end + digits - 1, through: end, by: -1) {
+                    text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                text[end + digits] = separator
+                end += digits + 1
+            }
+            put(year, digits: 4, then: UInt8(ascii: "-"))
+            put(month, digits: 2, then: UInt8(ascii: "-"))
+            put(day, digits: 2, then: UInt8(ascii: "T"))
+            put(secondOfDay / 3600, digits: 2, then: UInt8(ascii: ":"))
+            put(secondOfDay / 60 % 60, digits: 2, then: UInt8(ascii: ":"))
+            put(secondOfDay % 60, digits: 2, then: UInt8(ascii: "."))
+            put(Int64(nanos), digits: 9, then: UInt8(ascii: "Z"))
+            return end
+        }
     }
 
     /// Parses RFC 3339: `YYYY-MM-DDTHH:MM:SS[.f{1,9}](Z|±HH:MM)`; `t`/`z` accepted in either

@@ -114,13 +114,13 @@ public struct JSONWriter: Sendable {
         }
         var magnitude = value.magnitude
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var digits: [UInt8] = []
-        digits.reserveCapacity(20)
+        // The digits, last first, then turned around in place: no buffer of their own.
+        let start = bytes.count
         while magnitude > 0 {
-            digits.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
             magnitude /= 10
         }
-        bytes.append(contentsOf: digits.reversed())
+        bytes[start...].reverse()
     }
 
     /// Appends a finite double as the shortest literal that round-trips, always containing a

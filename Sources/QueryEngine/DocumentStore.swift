@@ -66,7 +66,7 @@ public struct DocumentStore: Sendable {
             forEachCandidate(of: query) { document in
                 if plan.matchesContent(document) { matches.append(document) }
             }
-            return matches.sorted { plan.compare($0, $1) == .less }
+            return plan.sorted(matches)
         }
         let keepsLast = query.limitType == .last
         var best = TopN<Document>(capacity: Int(limit)) { lhs, rhs in

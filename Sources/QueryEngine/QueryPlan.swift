@@ -32,6 +32,16 @@ struct QueryPlan {
         return true
     }
 
+    /// Every document in query order: by document key alone (a fast path for the common
+    /// collection scan) when that is the only orderBy, else by ``compare(_:_:)``.
+    func sorted(_ documents: [Document]) -> [Document] {
+        guard orderBy.count == 1, let order = orderBy.first, order.field.isDocumentKey else {
+            return documents.sorted { compare($0, $1) == .less }
+        }
+        let ascending = documents.sorted(byPath: \.path)
+        return order.direction == .ascending ? ascending : ascending.reversed()
+    }
+
     /// Query order (JS `newQueryComparator`): each normalized orderBy in turn, direction-aware.
     /// Both documents must have every orderBy field (``matchesContent(_:)`` checked it).
     func compare(_ lhs: Document, _ rhs: Document) -> Ordering {

@@ -62,13 +62,13 @@ struct ShipmentPlanner {
         var bundles: [ShipmentPlan.Bundle] = []
         var histories: [String: (current: [ResourcePath: ShippedVersion], digest: String)] = [:]
         for draft in drafts {
-            let paths = draft.entries.keys.sorted { ResourcePath.compare($0, $1) == .less }
+            let entries = draft.entries.sorted(byPath: \.key)
             var digest = ContentDigest()
             for query in draft.selection.namedQueries { digest.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery) }
             var current: [ResourcePath: ShippedVersion] = [:]
-            current.reserveCapacity(paths.count)
-            for path in paths {
-                switch draft.entries[path]! {
+            current.reserveCapacity(entries.count)
+            for (path, entry) in entries {
+                switch entry {
                 case .existing(let document, let queries):
                     let fingerprint = versions.fingerprint(of: path)
                     digest.addExisting(path, updateTime: document.updateTime!, fingerprint: fingerprint, queries: queries)
@@ -84,7 +84,7 @@ struct ShipmentPlanner {
             histories[draft.selection.id] = (current, contentDigest)
             bundles.append(ShipmentPlan.Bundle(
                 id: draft.selection.id, createTime: published.map(\.createTime) ?? candidate, changed: changed,
-                entries: paths.map { draft.entries[$0]! }, leavers: draft.leavers, missing: draft.missing))
+                entries: entries.map(\.value), leavers: draft.leavers, missing: draft.missing))
         }
 
         let siteTime = previous.flatMap { previous in bundles.contains(where: \.changed) ? nil : previous.siteTime } ?? candidate

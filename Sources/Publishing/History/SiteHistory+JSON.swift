@@ -36,20 +36,20 @@ extension SiteHistory {
         writer.raw(",\"content_sha256\":")
         writer.string(history.contentDigest)
         writer.raw(",\"current\":{")
-        for (index, path) in sorted(history.current.keys).enumerated() {
+        for (index, (path, version)) in history.current.sorted(byPath: \.key).enumerated() {
             if index > 0 { writer.byte(UInt8(ascii: ",")) }
             writer.string(path.description)
-            switch history.current[path]! {
+            switch version {
             case .existing(let updateTime, let fingerprint): strings([updateTime.rfc3339, fingerprint], into: &writer, after: ":")
             case .missing(let readTime): strings(["missing", readTime.rfc3339], into: &writer, after: ":")
             }
         }
         writer.raw("},\"earlier\":{")
-        for (index, path) in sorted(history.earlier.keys).enumerated() {
+        for (index, (path, versions)) in history.earlier.sorted(byPath: \.key).enumerated() {
             if index > 0 { writer.byte(UInt8(ascii: ",")) }
             writer.string(path.description)
             writer.raw(":[")
-            for (position, version) in history.earlier[path]!.enumerated() {
+            for (position, version) in versions.enumerated() {
                 let separator: StaticString = position > 0 ? "," : ""
                 switch version.kind {
                 case .existing(let updateTime?): strings([updateTime.rfc3339, version.until.rfc3339], into: &writer, after: separator)
@@ -74,10 +74,6 @@ extension SiteHistory {
             writer.string(item)
         }
         writer.raw("]")
-    }
-
-    private static func sorted(_ paths: Dictionary<ResourcePath, some Any>.Keys) -> [ResourcePath] {
-        paths.sorted { ResourcePath.compare($0, $1) == .less }
     }
 
     /// Reads a state file written by ``encoded()``.
