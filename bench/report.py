@@ -65,7 +65,7 @@ STAGES = ["parse", "config", "query", "assemble", "encode", "sha256", "gzip", "w
 RULES = [  # (stage, regex on the demangled symbol or the DSO)
     ("gzip", re.compile(r"libz\.so|^(deflate|longest_match|fill_window|compress_block|send_tree|build_tree|"
                         r"pqdownheap|gen_bitlen|gen_codes|_tr_|crc32|adler32|zcalloc|zcfree)|"
-                        r"ParallelGzipCompressor|ZStream|GzipCompressor|DeflateSegment|libdeflate|^(deflate_|libdeflate_|inflate))")),
+                        r"ParallelGzipCompressor|ZStream|GzipCompressor|DeflateSegment|libdeflate|^(deflate_|libdeflate_|inflate)")),
     ("sha256", re.compile(r"(?i)sha256|SHA256|HashFunction|sha_block|CCryptoBoringSSL_SHA")),
     ("encode", re.compile(r"ElementEncoder|BundleWriter\.encode|BundleWriter\.encodeDocuments|EncodedBundle|JSONWriter")),
     ("query", re.compile(r"DocumentStore\.evaluate|QueryPlan|TopN|Query\.matches|matchesContent|Value\.compare|"
