@@ -40,8 +40,10 @@ struct LoadedInputs {
         }
         let inputBytes = sizes.reduce(0, +)
         let dataFiles = parts.reduce(0) { $0 + $1.count }
-        var documents: [ResourcePath: (document: Document, location: SourceLocation)] = [:]
-        var order: [ResourcePath] = []
+        // Documents in the order their paths first appear (a later duplicate, under last-wins,
+        // takes its first one's place), and where each path is in it.
+        var documents: [(Document, SourceLocation)] = []
+        var positions: [ResourcePath: Int] = [:]
         var bytesBefore = 0
         var exportTimes: [Timestamp] = []
         var untimedExport: String?
@@ -62,17 +64,18 @@ struct LoadedInputs {
                         return
                     }
                     let path = exported.document.path
-                    if let previous = documents[path] {
+                    if let position = positions[path] {
                         guard config.duplicates == .lastWins else {
                             failure = .data(
-                                "document \(path) appears twice (first at \(previous.location)); remove one or set duplicates: last-wins",
+                                "document \(path) appears twice (first at \(documents[position].1)); remove one or set duplicates: last-wins",
                                 location: exported.location)
                             return
                         }
+                        documents[position] = (exported.document, exported.location)
                     } else {
-                        order.append(path)
+                        positions[path] = documents.count
+                        documents.append((exported.document, exported.location))
                     }
-                    documents[path] = (exported.document, exported.location)
                 }
                 if let exportTime { exportTimes.append(exportTime) } else if parts[index] != [file.path] { untimedExport = file.path }
             } catch {
@@ -84,10 +87,10 @@ struct LoadedInputs {
         progress(.inputsRead(documents: documents.count, files: dataFiles))
 
         let snapshotTime = try resolveSnapshotTime(
-            config: config, exportTime: exportTimes.min(), untimedExport: untimedExport, documents: order.map { (documents[$0]!.document, documents[$0]!.location) })
+            config: config, exportTime: exportTimes.min(), untimedExport: untimedExport, documents: documents)
         var store = DocumentStore(database: config.database)
-        for path in order {
-            var document = documents[path]!.document
+        for (document, _) in documents {
+            var document = document
             document.updateTime = document.updateTime ?? snapshotTime
             document.createTime = document.createTime ?? document.updateTime
             store.insert(document)
