@@ -7,7 +7,7 @@ import QueryEngine
 
 /// Every document of the inputs, re-rooted, de-duplicated, with its times resolved against the
 /// build's snapshot time, and indexed for queries.
-struct LoadedInputs {
+struct LoadedInputs: Sendable {
     var store: DocumentStore
     var snapshotTime: Timestamp
     /// The data files read: an export folder counts as the `output-N` files it holds.

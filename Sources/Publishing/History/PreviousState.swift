@@ -10,7 +10,7 @@ import PipelineLanguage
 /// site, the deployed site's URL, or `none` for a new site). With none of them, earlier
 /// publishes are unknown: bundle times then start at the wall clock, the one time known to be
 /// later than anything published before (design.md, "Returning clients").
-struct PreviousState {
+struct PreviousState: Sendable {
     /// Nil when nothing is known of earlier publishes.
     var history: SiteHistory?
     /// The earliest `createTime` a changed bundle may take when `history` is nil.
