@@ -39,15 +39,25 @@ extension Document {
     /// Writes the bundle `document` element body: `{"name","fields","createTime","updateTime"}`
     /// (bundle-format.md §10). Both times must be set.
     public func encodeBundleJSON(into writer: inout JSONWriter, database: DatabaseID) {
+        encodeBundleJSON(into: &writer, name: ResourceName(database: database, path: path).description)
+    }
+
+    /// The same, with the document's resource name already written out (a bundle writes it
+    /// twice per document: in its metadata element and in the document).
+    public func encodeBundleJSON(into writer: inout JSONWriter, name: String) {
         precondition(createTime != nil && updateTime != nil, "document times are resolved before encoding")
-        encodeRESTJSON(into: &writer, database: database)
+        encodeRESTJSON(into: &writer, name: name)
     }
 
     /// Writes the document as a Firestore REST `Document` (what ``decodeREST(_:relativeTo:)``
     /// reads back losslessly): `{"name","fields"}`, then `createTime` and `updateTime` when set.
     public func encodeRESTJSON(into writer: inout JSONWriter, database: DatabaseID) {
+        encodeRESTJSON(into: &writer, name: ResourceName(database: database, path: path).description)
+    }
+
+    private func encodeRESTJSON(into writer: inout JSONWriter, name: String) {
         writer.raw("{\"name\":")
-        writer.string(ResourceName(database: database, path: path).description)
+        writer.string(name)
         writer.raw(",\"fields\":")
         fields.encodeFields(into: &writer)
         if let createTime {

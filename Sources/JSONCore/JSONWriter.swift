@@ -14,6 +14,11 @@ public struct JSONWriter: Sendable {
 
     public var count: Int { bytes.count }
 
+    /// Empties the writer, keeping its storage for what is written next.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     /// Appends raw ASCII punctuation or a pre-encoded fragment, e.g. `{`, `,"name":`.
     public mutating func raw(_ fragment: StaticString) {
         fragment.withUTF8Buffer { bytes.append(contentsOf: $0) }

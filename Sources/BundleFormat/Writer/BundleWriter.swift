@@ -151,16 +151,16 @@ public struct BundleWriter: Sendable {
         precondition(documentsPerRun > 0, "documentsPerRun must be positive")
         let readTime = snapshotTime.rfc3339
         var totalBytes = 0
-        var queryRun: [UInt8] = []
+        var queryRun = JSONWriter()
+        var scratch = JSONWriter()
         for query in queries {
-            ElementEncoder.appendFramed(
-                ElementEncoder.namedQuery(name: query.name, bundledQuery: query.bundledQuery, readTime: readTime),
-                to: &queryRun
-            )
+            ElementEncoder.appendFramed(to: &queryRun, scratch: &scratch) {
+                ElementEncoder.namedQuery(name: query.name, bundledQuery: query.bundledQuery, readTime: readTime, into: &$0)
+            }
         }
-        if !queryRun.isEmpty {
+        if queryRun.count > 0 {
             totalBytes += queryRun.count
-            try consume(queryRun)
+            try consume(queryRun.bytes)
         }
         let threads = Processors.online
         let runCount = (entries.count + documentsPerRun - 1) / documentsPerRun
@@ -179,27 +179,29 @@ public struct BundleWriter: Sendable {
             id: id, createTime: snapshotTime, version: 1,
             totalDocuments: UInt32(entries.count), totalBytes: UInt64(totalBytes)
         )
-        var metadataElement: [UInt8] = []
-        ElementEncoder.appendFramed(ElementEncoder.metadata(metadata), to: &metadataElement)
-        return (metadata, metadataElement)
+        var metadataElement = JSONWriter(reservingCapacity: 200)
+        ElementEncoder.appendFramed(to: &metadataElement, scratch: &scratch) { ElementEncoder.metadata(metadata, into: &$0) }
+        return (metadata, metadataElement.bytes)
     }
 
     private func encodeDocuments(_ slice: ArraySlice<Entry>, readTime: String) -> [UInt8] {
-        var run: [UInt8] = []
-        run.reserveCapacity(slice.count * 512)
+        var run = JSONWriter(reservingCapacity: slice.count * 1024)
+        var scratch = JSONWriter(reservingCapacity: 4096)
         for entry in slice {
             switch entry {
             case .existing(let document, let queries):
                 let name = ResourceName(database: database, path: document.path).description
-                ElementEncoder.appendFramed(
-                    ElementEncoder.documentMetadata(name: name, readTime: readTime, exists: true, queries: queries), to: &run)
-                ElementEncoder.appendFramed(ElementEncoder.document(document, database: database), to: &run)
+                ElementEncoder.appendFramed(to: &run, scratch: &scratch) {
+                    ElementEncoder.documentMetadata(name: name, readTime: readTime, exists: true, queries: queries, into: &$0)
+                }
+                ElementEncoder.appendFramed(to: &run, scratch: &scratch) { ElementEncoder.document(document, name: name, into: &$0) }
             case .missing(let path, let missingReadTime):
                 let name = ResourceName(database: database, path: path).description
-                ElementEncoder.appendFramed(
-                    ElementEncoder.documentMetadata(name: name, readTime: missingReadTime.rfc3339, exists: false, queries: []), to: &run)
+                ElementEncoder.appendFramed(to: &run, scratch: &scratch) {
+                    ElementEncoder.documentMetadata(name: name, readTime: missingReadTime.rfc3339, exists: false, queries: [], into: &$0)
+                }
             }
         }
-        return run
+        return run.bytes
     }
 }

@@ -3,30 +3,26 @@ import JSONCore
 
 /// Encodes the JSON of each element kind exactly as bundle-format.md §10 prescribes (compact,
 /// ASCII-only, fixed key order), and frames it as `<len><json>`.
+///
+/// Elements are written into a scratch writer whose storage is reused from one element to the
+/// next, then framed into the run being built: no allocation per element.
 enum ElementEncoder {
-    /// Appends `<decimal byte count><json>`.
-    static func appendFramed(_ json: [UInt8], to out: inout [UInt8]) {
-        var prefix = JSONWriter(reservingCapacity: 12)
-        prefix.integer(json.count)
-        out.append(contentsOf: prefix.bytes)
-        out.append(contentsOf: json)
+    /// Appends `<decimal byte count><json>` to `out`, with the JSON `write` puts into `scratch`
+    /// (emptied first).
+    static func appendFramed(to out: inout JSONWriter, scratch: inout JSONWriter, _ write: (inout JSONWriter) -> Void) {
+        scratch.removeAll()
+        write(&scratch)
+        out.integer(scratch.count)
+        out.raw(bytes: scratch.bytes)
     }
 
-    /// The byte count of `<len><json>` for a JSON text of `jsonCount` bytes.
-    static func framedCount(jsonCount: Int) -> Int {
-        String(jsonCount).utf8.count + jsonCount
-    }
-
-    static func metadata(_ metadata: BundleMetadata) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 160)
+    static func metadata(_ metadata: BundleMetadata, into writer: inout JSONWriter) {
         writer.raw("{\"metadata\":")
         metadata.encodeJSON(into: &writer)
         writer.byte(UInt8(ascii: "}"))
-        return writer.bytes
     }
 
-    static func namedQuery(name: String, bundledQuery: [UInt8], readTime: String) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: bundledQuery.count + 96)
+    static func namedQuery(name: String, bundledQuery: [UInt8], readTime: String, into writer: inout JSONWriter) {
         writer.raw("{\"namedQuery\":{\"name\":")
         writer.string(name)
         writer.raw(",\"bundledQuery\":")
@@ -34,22 +30,18 @@ enum ElementEncoder {
         writer.raw(",\"readTime\":")
         writer.string(readTime)
         writer.raw("}}")
-        return writer.bytes
     }
 
-    static func documentMetadata(name: String, readTime: String, exists: Bool, queries: [String]) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: name.utf8.count + 128)
+    static func documentMetadata(name: String, readTime: String, exists: Bool, queries: [String], into writer: inout JSONWriter) {
         writer.raw("{\"documentMetadata\":")
         BundledDocumentMetadata.encodeJSON(name: name, readTime: readTime, exists: exists, queries: queries, into: &writer)
         writer.byte(UInt8(ascii: "}"))
-        return writer.bytes
     }
 
-    static func document(_ document: Document, database: DatabaseID) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 512)
+    /// `name` is the document's resource name, written once for both of its elements.
+    static func document(_ document: Document, name: String, into writer: inout JSONWriter) {
         writer.raw("{\"document\":")
-        document.encodeBundleJSON(into: &writer, database: database)
+        document.encodeBundleJSON(into: &writer, name: name)
         writer.byte(UInt8(ascii: "}"))
-        return writer.bytes
     }
 }

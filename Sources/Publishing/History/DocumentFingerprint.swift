@@ -13,9 +13,15 @@ import JSONCore
 enum DocumentFingerprint {
     /// 16 lowercase hex digits.
     static func of(_ document: Document) -> String {
-        var writer = JSONWriter(reservingCapacity: 512)
-        writer.string(document.createTime?.rfc3339 ?? "")
-        document.fields.encodeFields(into: &writer)
-        return String(SHA256.hash(data: writer.bytes).hex.prefix(16))
+        var scratch = JSONWriter()
+        return of(document, scratch: &scratch)
+    }
+
+    /// The same, encoding into `scratch`, whose storage is reused from document to document.
+    static func of(_ document: Document, scratch: inout JSONWriter) -> String {
+        scratch.removeAll()
+        scratch.string(document.createTime?.rfc3339 ?? "")
+        document.fields.encodeFields(into: &scratch)
+        return SHA256.hash(data: scratch.bytes).hex(bytes: 8)
     }
 }

@@ -1,4 +1,5 @@
 import FirestoreModel
+import JSONCore
 import ParallelWork
 import PipelineLanguage
 import QueryEngine
@@ -143,7 +144,8 @@ private struct VersionAssignment {
     mutating func prepare(_ documents: [Document]) {
         let chunk = 512
         let runs = parallelMap(count: (documents.count + chunk - 1) / chunk, threads: Processors.online) { run in
-            documents[(run * chunk)..<min(documents.count, (run + 1) * chunk)].map { ($0.path, DocumentFingerprint.of($0)) }
+            var scratch = JSONWriter(reservingCapacity: 4096)
+            return documents[(run * chunk)..<min(documents.count, (run + 1) * chunk)].map { ($0.path, DocumentFingerprint.of($0, scratch: &scratch)) }
         }
         fingerprints.reserveCapacity(documents.count)
         fingerprints.merge(runs.joined(), uniquingKeysWith: { first, _ in first })
