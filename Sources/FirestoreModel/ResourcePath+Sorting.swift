@@ -13,15 +13,22 @@ extension Collection {
             return zip(elements, paths).sorted { ResourcePath.compare($0.1, $1.1) == .less }.map(\.0)
         }
         var keys: [UInt8] = []
+        keys.reserveCapacity(paths.count * 64)
         var ends: [Int] = []
         ends.reserveCapacity(paths.count)
         for path in paths {
             for segment in path.segments {
-                for byte in segment.utf8 {
-                    keys.append(byte)
-                    if byte == 0 { keys.append(1) }
+                let utf8 = segment.utf8
+                if utf8.contains(0) {
+                    for byte in utf8 {
+                        keys.append(byte)
+                        if byte == 0 { keys.append(1) }
+                    }
+                } else {
+                    keys.append(contentsOf: utf8)
                 }
-                keys += [0, 0]
+                keys.append(0)
+                keys.append(0)
             }
             ends.append(keys.count)
         }

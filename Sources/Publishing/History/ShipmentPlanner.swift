@@ -36,24 +36,22 @@ struct ShipmentPlanner {
         var versions = VersionAssignment(newest: previous?.newestVersions() ?? [:], bump: candidate)
         versions.prepare(selections.flatMap { $0.documents.values.map(\.document) })
 
-        var drafts: [(selection: BundleSelection, entries: [ResourcePath: ShipmentPlan.Entry], leavers: Int, missing: Int)] = []
+        var drafts: [(selection: BundleSelection, entries: [(path: ResourcePath, entry: ShipmentPlan.Entry)], leavers: Int, missing: Int)] = []
         for selection in selections {
-            var entries: [ResourcePath: ShipmentPlan.Entry] = [:]
-            entries.reserveCapacity(selection.documents.count)
-            for (path, selected) in selection.documents {
-                entries[path] = .existing(versions.shipped(selected.document), queries: selected.queries)
+            var entries = selection.documents.map { path, selected in
+                (path: path, entry: ShipmentPlan.Entry.existing(versions.shipped(selected.document), queries: selected.queries))
             }
             var leaverCount = 0
             var missingCount = 0
-            for path in previous?.bundles[selection.id]?.paths ?? [] where entries[path] == nil {
+            for path in previous?.bundles[selection.id]?.paths ?? [] where selection.documents[path] == nil {
                 let earlier = previous!.bundles[selection.id]!.versions(of: path, since: cutoff)
                 if let document = store.document(at: path) {
                     let current = versions.shipped(selection.fieldPolicy.apply(to: document))
                     guard earlier.contains(where: { $0.differs(from: current.updateTime) }) else { continue }
-                    entries[path] = .existing(current, queries: [])
+                    entries.append((path, .existing(current, queries: [])))
                     leaverCount += 1
                 } else if earlier.contains(where: { $0.differs(from: nil) }) {
-                    entries[path] = .missing(path, readTime: markerTime(for: path, earlier: earlier, versions: versions, candidate: candidate))
+                    entries.append((path, .missing(path, readTime: markerTime(for: path, earlier: earlier, versions: versions, candidate: candidate))))
                     missingCount += 1
                 }
             }
@@ -63,7 +61,7 @@ struct ShipmentPlanner {
         var bundles: [ShipmentPlan.Bundle] = []
         var histories: [String: (current: [ResourcePath: ShippedVersion], digest: String)] = [:]
         for draft in drafts {
-            let entries = draft.entries.sorted(byPath: \.key)
+            let entries = draft.entries.sorted(byPath: \.path)
             var digest = ContentDigest()
             for query in draft.selection.namedQueries { digest.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery) }
             var current: [ResourcePath: ShippedVersion] = [:]
@@ -85,7 +83,7 @@ struct ShipmentPlanner {
             histories[draft.selection.id] = (current, contentDigest)
             bundles.append(ShipmentPlan.Bundle(
                 id: draft.selection.id, createTime: published.map(\.createTime) ?? candidate, changed: changed,
-                entries: entries.map(\.value), leavers: draft.leavers, missing: draft.missing))
+                entries: entries.map(\.entry), leavers: draft.leavers, missing: draft.missing))
         }
 
         let siteTime = previous.flatMap { previous in bundles.contains(where: \.changed) ? nil : previous.siteTime } ?? candidate
