@@ -89,7 +89,7 @@ bundles:
 
 REFUSED = {
     "an unknown top-level key": "project: demo\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\noutptu: site\n",
-    "gzip_level out of range": "project: demo\ngzip_level: 10\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
+    "gzip_level out of range": "project: demo\ngzip_level: 13\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
     "an unknown duplicates policy": "project: demo\nduplicates: first\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
     "no project": "inputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
     "an unknown bundle key": "project: demo\ninputs: [exports/*.ndjson]\nbundles: [{id: a, querys: {}}]\n",
