@@ -12,7 +12,8 @@ import ParallelWork
 /// 158 MB bundle, 2 MiB blocks at level 6 are 0.65 % larger than zlib's level 9 on one thread
 /// (`gzip -9`), 1 MiB blocks 0.9 %, and level 7 is 0.5 % smaller.
 ///
-/// A reference type holding the pending input; use one instance from one thread at a time.
+/// A reference type holding the pending input; use one instance from one thread at a time, and
+/// none after it has thrown (its stream is then incomplete).
 public final class ParallelGzipCompressor {
     /// libdeflate's levels: 1 is fastest, 6 its default, 9 about zlib's 9, 10–12 slower and smaller.
     public static let levels: ClosedRange<Int32> = 0...12
