@@ -51,7 +51,7 @@ struct DeflateSegment: Sendable {
     /// `headerBit & 7`, least significant first, of byte `headerBit >> 3`), and how many high
     /// bits of its last byte are unused.
     private static func finalBlock(of deflated: [UInt8], decodingTo expected: Int) throws(GzipError) -> (headerBit: Int, unusedBits: Int) {
-        let stream = try ZStream.inflatingRaw()
+        let stream = try ZStream.inflating(windowBits: -15)
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 16)
         defer { scratch.deallocate() }
         return try deflated.withUnsafeBufferPointer { (input) throws(GzipError) -> (headerBit: Int, unusedBits: Int) in

@@ -13,7 +13,7 @@ public final class GzipDecompressor {
     private var atMemberBoundary = false
 
     public init() throws(GzipError) {
-        stream = try ZStream.inflatingGzip()
+        stream = try ZStream.inflating(windowBits: 31)
     }
 
     /// True when `bytes` starts with the gzip magic `1F 8B`.
@@ -30,7 +30,7 @@ public final class GzipDecompressor {
                 guard input[position] == 0x1F else {
                     throw GzipError(offset: consumed, message: "unexpected bytes after the end of the gzip data")
                 }
-                stream = try ZStream.inflatingGzip()
+                stream = try ZStream.inflating(windowBits: 31)
                 atMemberBoundary = false
             }
             let (used, status) = input[position...].withUnsafeBytes { buffer in

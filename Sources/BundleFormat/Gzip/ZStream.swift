@@ -15,18 +15,10 @@ final class ZStream {
         return stream
     }
 
-    /// Initialises an inflate stream for gzip input (`windowBits` 31).
-    static func inflatingGzip() throws(GzipError) -> ZStream {
+    /// Initialises an inflate stream (`windowBits` 31 = gzip, -15 = raw deflate).
+    static func inflating(windowBits: Int32) throws(GzipError) -> ZStream {
         let stream = ZStream(end: inflateEnd)
-        let status = inflateInit2_(stream.pointer, 31, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else { throw GzipError(message: "inflateInit2 failed (\(status))") }
-        return stream
-    }
-
-    /// Initialises an inflate stream for raw deflate input (`windowBits` -15).
-    static func inflatingRaw() throws(GzipError) -> ZStream {
-        let stream = ZStream(end: inflateEnd)
-        let status = inflateInit2_(stream.pointer, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        let status = inflateInit2_(stream.pointer, windowBits, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else { throw GzipError(message: "inflateInit2 failed (\(status))") }
         return stream
     }
