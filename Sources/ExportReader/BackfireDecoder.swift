@@ -25,7 +25,7 @@ struct BackfireDecoder: NDJSONRecordDecoder {
         reRooter = DocumentReRooter(target: target)
     }
 
-    func decode(_ record: JSONNode, locate: (Int) -> SourceLocation, _ body: (Document, DatabaseID, Int) -> Void) throws(ExportError) {
+    func decode(_ record: JSONNode, line: RecordLine, locate: (Int) -> SourceLocation, _ body: (ExportedDocument) -> Void) throws(ExportError) {
         do throws(ValueDecodingError) {
             guard let object = record.objectValue, let path = object["path"], let data = object["data"] else {
                 let found = record.objectValue.map(RESTRecordDecoder.describeKeys(of:)) ?? record.kindDescription
@@ -43,7 +43,9 @@ struct BackfireDecoder: NDJSONRecordDecoder {
             }
             let typed = try Self.typedFields(of: object)
             let document = Document(path: name.path, fields: try values.fields(of: fields, record: typed, relativeTo: name.database))
-            body(reRooter.reRoot(document, from: name.database), name.database, record.offset)
+            body(ExportedDocument(
+                document: reRooter.reRoot(document, from: name.database), sourceDatabase: name.database,
+                location: line.location(ofOffset: record.offset, locate: locate)))
         } catch {
             throw .invalidDocument(locate(error.offset), message: error.message)
         }

@@ -47,7 +47,12 @@ public struct ExportReader: Sendable {
     /// - Parameters:
     ///   - format: the format from `pipeline.yml`; nil detects it from the content.
     ///   - hints: the types of fields the format cannot tell; an error for the typed REST formats.
-    public func open(_ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints()) throws(ExportError) -> any ExportDocumentSource {
+    ///   - byteRange: read only the records whose lines start in this range of the file (their
+    ///     locations are still those in the whole file); the format must be one that
+    ///     ``ExportFormat/readsInRanges``.
+    public func open(
+        _ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints(), byteRange: Range<Int>? = nil
+    ) throws(ExportError) -> any ExportDocumentSource {
         var parsed: ParsedFile?
         let chosen: ExportFormat
         if let format {
@@ -60,6 +65,7 @@ public struct ExportReader: Sendable {
         if !hints.isEmpty, chosen.carriesTypes {
             throw .hintsNotApplicable(chosen, file: path)
         }
+        precondition(byteRange == nil || chosen.readsInRanges, "\(chosen) cannot be read in byte ranges")
         func parsedFile() throws(ExportError) -> ParsedFile {
             if let parsed { return parsed }
             return try ParsedFile.read(try InputFile(path: path))
@@ -69,13 +75,14 @@ public struct ExportReader: Sendable {
             let file = try parsedFile()
             return SingleValueDocumentSource(root: file.root, sourceMap: file.sourceMap, target: target)
         case .restNDJSON:
-            return NDJSONDocumentSource(file: try InputFile(path: path), decoder: RESTRecordDecoder(target: target), chunkSize: chunkSize)
+            return NDJSONDocumentSource(file: try InputFile(path: path), decoder: RESTRecordDecoder(target: target), chunkSize: chunkSize, range: byteRange)
         case .nodeFirestoreImportExport:
             return CollectionTreeSource(layout: NodeImportExportDecoder(), file: try parsedFile(), hints: hints, target: target)
         case .firestoreExportImport:
             return CollectionTreeSource(layout: ExportImportDecoder(), file: try parsedFile(), hints: hints, target: target)
         case .firestoreBackfire:
-            return NDJSONDocumentSource(file: try InputFile(path: path), decoder: BackfireDecoder(target: target, hints: hints), chunkSize: chunkSize)
+            return NDJSONDocumentSource(
+                file: try InputFile(path: path), decoder: BackfireDecoder(target: target, hints: hints), chunkSize: chunkSize, range: byteRange)
         case .bigQueryChangelog:
             return BigQueryChangelogDecoder(file: try InputFile(path: path), hints: hints, target: target, chunkSize: chunkSize)
         case .managedExport:
@@ -85,20 +92,21 @@ public struct ExportReader: Sendable {
         }
     }
 
-    /// Reads the file at `path`, calling `body` with each document in file order, and
+    /// Reads the file at `path` (or the records of `byteRange`, as ``open(_:format:hints:byteRange:)``
+    /// does), calling `body` with each document in file order, and
     /// `progress` with the bytes read so far whenever that grows (see
     /// ``ExportDocumentSource/bytesRead``; formats parsed as a whole do not call it).
     ///
-    /// To stop early or fail with your own error, pull from ``open(_:format:hints:)`` instead.
+    /// To stop early or fail with your own error, pull from ``open(_:format:hints:byteRange:)`` instead.
     ///
     /// - Returns: the time the export was taken when the input records it (a managed or
     ///   emulator export), else nil.
     @discardableResult
     public func read(
-        _ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints(), progress: (Int) -> Void = { _ in },
-        each body: (ExportedDocument) -> Void
+        _ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints(), byteRange: Range<Int>? = nil,
+        progress: (Int) -> Void = { _ in }, each body: (ExportedDocument) -> Void
     ) throws(ExportError) -> Timestamp? {
-        var source = try open(path, format: format, hints: hints)
+        var source = try open(path, format: format, hints: hints, byteRange: byteRange)
         var reported = 0
         while let document = try source.next() {
             if let bytesRead = source.bytesRead, bytesRead > reported {

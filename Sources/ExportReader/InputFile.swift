@@ -47,6 +47,33 @@ final class InputFile {
         }
     }
 
+    /// Moves the read position to `offset` bytes from the start.
+    func seek(to offset: Int) throws(ExportError) {
+        guard lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else {
+            throw .unreadable(file: path, reason: Self.lastErrorText())
+        }
+    }
+
+    /// The number of `\n` bytes in the file's first `count` bytes, read through `scratch`;
+    /// leaves the read position at `count`.
+    func countNewlines(before count: Int, scratch: UnsafeMutableBufferPointer<UInt8>) throws(ExportError) -> Int {
+        try seek(to: 0)
+        var newlines = 0
+        var remaining = count
+        while remaining > 0 {
+            let read = try self.read(into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(scratch)[..<min(remaining, scratch.count)]))
+            guard read > 0 else { break }
+            var position = scratch.baseAddress!
+            let end = position + read
+            while position < end, let found = memchr(position, Int32(UInt8(ascii: "\n")), end - position) {
+                newlines += 1
+                position = found.assumingMemoryBound(to: UInt8.self) + 1
+            }
+            remaining -= read
+        }
+        return newlines
+    }
+
     /// Reads the rest of the file into memory.
     func readAll() throws(ExportError) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -19,9 +19,20 @@ struct Line {
 /// A line cut by a chunk boundary is moved to the front of the buffer and completed by the next
 /// read; a line longer than the buffer doubles it. Blank lines (only spaces, tabs, `\r`) are
 /// skipped but still counted.
+///
+/// Given a byte range, it reads only the lines that *start* in it, numbered as in the whole
+/// file: the lines of a file cut into ranges are each read by exactly one range's reader.
 final class LineReader {
     private let file: InputFile
     private var buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The byte range whose lines are read; nil for the whole file.
+    private let range: Range<Int>?
+    /// The file offset of `buffer[0]`.
+    private var bufferOffset = 0
+    /// Whether the lines before the range are still to be skipped.
+    private var skipping: Bool
+    /// Set once a line starting at or past the range's end is seen.
+    private var pastRange = false
     /// Unconsumed bytes are `start..<end`; `scanned..<end` has not been searched for `\n` yet.
     private var start = 0
     private var end = 0
@@ -31,9 +42,11 @@ final class LineReader {
     /// Bytes read from the file so far.
     private(set) var bytesRead = 0
 
-    init(file: InputFile, chunkSize: Int) {
+    init(file: InputFile, chunkSize: Int, range: Range<Int>? = nil) {
         precondition(chunkSize > 0, "the chunk size must be positive")
         self.file = file
+        self.range = range
+        skipping = (range?.lowerBound ?? 0) > 0
         buffer = .allocate(capacity: chunkSize)
     }
 
@@ -52,8 +65,9 @@ final class LineReader {
     /// Every returned line stays valid until the next call, which is what lets several threads
     /// parse one batch while the reader waits.
     func nextBatch(limit: Int) throws(ExportError) -> [Line] {
+        if skipping { try skipToRange() }
         var lines: [Line] = []
-        while lines.count < limit {
+        while lines.count < limit, !pastRange {
             if let newline = findNewline() {
                 if let line = takeLine(upTo: newline, consuming: 1) { lines.append(line) }
                 continue
@@ -79,8 +93,39 @@ final class LineReader {
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
+    /// Moves to the first line starting at or after the range's start: counts the lines before
+    /// it (so lines keep their numbers in the whole file), then drops the line in progress at
+    /// the range's first byte, which belongs to the range before.
+    private func skipToRange() throws(ExportError) {
+        skipping = false
+        let first = range!.lowerBound
+        nextLineNumber += try file.countNewlines(before: first - 1, scratch: buffer)
+        try file.seek(to: first - 1)
+        bufferOffset = first - 1
+        while true {
+            if let newline = findNewline() {
+                nextLineNumber += 1
+                start = newline + 1
+                scanned = start
+                return
+            }
+            if atEndOfFile {
+                pastRange = true
+                return
+            }
+            // Bytes without a newline are part of the dropped line: no need to keep them.
+            start = scanned
+            try fill()
+        }
+    }
+
     /// Consumes `start..<lineEnd` plus `terminator` bytes; returns the line unless it is blank.
+    /// A line starting past the range ends the reading instead.
     private func takeLine(upTo lineEnd: Int, consuming terminator: Int) -> Line? {
+        if let range, bufferOffset + start >= range.upperBound {
+            pastRange = true
+            return nil
+        }
         let number = nextLineNumber
         nextLineNumber += 1
         var last = lineEnd
@@ -101,6 +146,7 @@ final class LineReader {
             }
             end = pending
             scanned -= start
+            bufferOffset += start
             start = 0
         }
         if end == buffer.count {

@@ -4,13 +4,26 @@ import ParallelWork
 
 /// Turns one record (line) of an NDJSON export into the documents it holds.
 protocol NDJSONRecordDecoder: Sendable {
-    /// Calls `body` with each document of `record`, the database its name named, and the
-    /// offset of its JSON object. `locate` turns offsets into locations (for errors).
+    /// Calls `body` with each document of `record`, read at `line`. `locate` turns offsets in
+    /// the record into locations.
     func decode(
         _ record: JSONNode,
+        line: RecordLine,
         locate: (Int) -> SourceLocation,
-        _ body: (Document, DatabaseID, Int) -> Void
+        _ body: (ExportedDocument) -> Void
     ) throws(ExportError)
+}
+
+/// Where a record is: its file and 1-based line.
+struct RecordLine {
+    var path: String
+    var number: Int
+
+    /// The location of the JSON value at `offset` in the record. Most records start their line:
+    /// only for the others is the line scanned for the column.
+    func location(ofOffset offset: Int, locate: (Int) -> SourceLocation) -> SourceLocation {
+        offset == 0 ? SourceLocation(file: path, line: number, column: 1) : locate(offset)
+    }
 }
 
 /// Reads an NDJSON export whose lines each hold documents (REST records, firestore-backfire
@@ -31,8 +44,9 @@ struct NDJSONDocumentSource<Decoder: NDJSONRecordDecoder>: ExportDocumentSource 
     private var pendingIndex = 0
     private var pendingError: ExportError?
 
-    init(file: InputFile, decoder: Decoder, chunkSize: Int, threads: Int = Processors.online) {
-        records = NDJSONRecords(file: file, chunkSize: chunkSize)
+    /// Reads the documents of `file`, or of the lines that start in `range`.
+    init(file: InputFile, decoder: Decoder, chunkSize: Int, range: Range<Int>? = nil, threads: Int = Processors.online) {
+        records = NDJSONRecords(file: file, chunkSize: chunkSize, range: range)
         self.decoder = decoder
         self.threads = threads
     }
@@ -61,11 +75,7 @@ struct NDJSONDocumentSource<Decoder: NDJSONRecordDecoder>: ExportDocumentSource 
             for index in (count * slice / slices)..<(count * (slice + 1) / slices) {
                 do throws(ExportError) {
                     try NDJSONRecords.parse(shared.lines[index], path: path) { record, locate, line throws(ExportError) in
-                        try decoder.decode(record, locate: locate) { document, source, offset in
-                            // Most records start the line; only then is the column known without a scan.
-                            let location = offset == 0 ? SourceLocation(file: path, line: line, column: 1) : locate(offset)
-                            documents.append(ExportedDocument(document: document, sourceDatabase: source, location: location))
-                        }
+                        try decoder.decode(record, line: RecordLine(path: path, number: line), locate: locate) { documents.append($0) }
                     }
                 } catch {
                     return SliceResult(documents: documents, error: error)

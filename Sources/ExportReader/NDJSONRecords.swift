@@ -7,10 +7,14 @@ struct NDJSONRecords {
     /// The file, for messages.
     let path: String
     private var sawRecord = false
+    /// Whether the whole file is read (only then does no record mean an empty file).
+    private let wholeFile: Bool
 
-    init(file: InputFile, chunkSize: Int) {
-        lines = LineReader(file: file, chunkSize: chunkSize)
+    /// Reads the records of `file`, or only those whose lines start in `range`.
+    init(file: InputFile, chunkSize: Int, range: Range<Int>? = nil) {
+        lines = LineReader(file: file, chunkSize: chunkSize, range: range)
         path = file.path
+        wholeFile = range == nil
     }
 
     /// Bytes read from the file so far.
@@ -31,7 +35,7 @@ struct NDJSONRecords {
     /// valid until the next call.
     mutating func nextBatch(limit: Int) throws(ExportError) -> [Line] {
         let batch = try lines.nextBatch(limit: limit)
-        if batch.isEmpty, !sawRecord { throw .empty(file: path) }
+        if batch.isEmpty, !sawRecord, wholeFile { throw .empty(file: path) }
         sawRecord = true
         return batch
     }

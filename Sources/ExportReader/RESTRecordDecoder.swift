@@ -12,6 +12,12 @@ struct RESTRecordDecoder: NDJSONRecordDecoder {
         reRooter = DocumentReRooter(target: target)
     }
 
+    func decode(_ record: JSONNode, line: RecordLine, locate: (Int) -> SourceLocation, _ body: (ExportedDocument) -> Void) throws(ExportError) {
+        try decode(record, locate: locate) { document, source, offset in
+            body(ExportedDocument(document: document, sourceDatabase: source, location: line.location(ofOffset: offset, locate: locate)))
+        }
+    }
+
     /// Calls `body` with each document of `record`, the database its name named, and the
     /// offset of its JSON object. Progress-only `runQuery` elements and `missing` `batchGet`
     /// elements hold no document.
