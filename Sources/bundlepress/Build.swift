@@ -34,10 +34,21 @@ struct Build: ParsableCommand {
             docs/returning-clients.md, docs/deploying.md (the header files each build writes for \
             production hosts).
 
+            Past one machine (README, "Scaling out"): --shard K/N --partial DIR runs map task K \
+            (counting from 0) of N: it reads the K-th of N slices of the inputs and writes its \
+            partial into DIR, publishing nothing. --merge DIR… then merges the partials of all N \
+            shards into the site, exactly as a plain build would write it (byte for byte), with \
+            the same lock and atomic publish. --shard auto takes K (and N) from the engine's \
+            environment: JOB_COMPLETION_INDEX (a Kubernetes Indexed Job, with --shards N), \
+            CLOUD_RUN_TASK_INDEX and CLOUD_RUN_TASK_COUNT (a Cloud Run job), \
+            AWS_BATCH_JOB_ARRAY_INDEX (an AWS Batch array job, with --shards N).
+
             Examples:
               bundlepress build
               bundlepress build --previous https://example.web.app/ --snapshot-time 2026-11-24T03:00:00Z
               bundlepress build --dry-run --json
+              bundlepress build --shard 0/8 --partial /shared/partials    (… up to 7/8, anywhere)
+              bundlepress build --merge /shared/partials
             """
     )
 
@@ -72,7 +83,37 @@ struct Build: ParsableCommand {
             valueName: "url|dir|none"))
     var previous: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Run one map task of a sharded build: slice K (from 0) of N of the inputs, or auto to read it from the engine's environment.",
+            valueName: "K/N|auto"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("The number of shards, for --shard auto when the environment does not say it.", valueName: "N"))
+    var shards: Int?
+
+    @Option(help: ArgumentHelp("Where a map task (--shard) writes its partial.", valueName: "dir"))
+    var partial: String?
+
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Merge the partials of every shard, found in these directories, into the site.", valueName: "dir"))
+    var merge: [String] = []
+
     func validate() throws {
+        if shard != nil {
+            guard partial != nil else { throw ValidationError("--shard needs --partial DIR: where the map task writes its partial") }
+            for (given, name) in [(dryRun, "--dry-run"), (force, "--force"), (output != nil, "--output"), (previous != nil, "--previous"), (snapshotTime != nil, "--snapshot-time"), (!merge.isEmpty, "--merge")] where given {
+                throw ValidationError("\(name) does not apply to a map task (--shard): \(name == "--merge" ? "merge once every map task has finished" : "give it to the merge (--merge)")")
+            }
+            if shard != "auto" {
+                guard shards == nil else { throw ValidationError("--shards goes with --shard auto; --shard K/N says N already") }
+                do throws(ShardError) { _ = try Shard(parsing: shard!) } catch { throw ValidationError("--shard: \(error)") }
+            }
+        } else {
+            if partial != nil { throw ValidationError("--partial goes with --shard K/N (a map task); to merge partials, use --merge DIR") }
+            if shards != nil { throw ValidationError("--shards goes with --shard auto") }
+        }
         if let snapshotTime {
             do throws(TimestampError) {
                 _ = try Timestamp(rfc3339: snapshotTime)
@@ -96,44 +137,21 @@ struct Build: ParsableCommand {
         if let snapshotTime { pipeline.snapshotTime = try Timestamp(rfc3339: snapshotTime) }
         if let previous { pipeline.previous = try PreviousSite(parsing: previous, relativeTo: ".") }
         let builder = SiteBuilder(config: pipeline, outputDirectory: output)
-        let showProgress = !quiet && !json
-        // The bundle being built, for the progress of its encoding and compression.
-        var bundle = ""
+        var progress = BuildProgress(terminal: terminal, shows: !quiet && !json, dryRun: dryRun, pause: pause)
+        if let shard, let partial {
+            try runMap(shard: shard, partial: partial, builder: builder, progress: &progress)
+            return
+        }
         let report: BuildReport
         do {
-            report = try builder.build(dryRun: dryRun, evenIfUpToDate: force) { event in
-                switch event {
-                case .checkpoint(let checkpoint):
-                    pause.pause(at: checkpoint)
-                case _ where !showProgress:
-                    break
-                case .checkingForChanges:
-                    terminal.progress("checking the inputs for changes since the last build")
-                case .readingInput(let input):
-                    // One bar for all inputs, by bytes: a large file moves it as it is read.
-                    let file = input.count > 1 ? "\(input.index + 1)/\(input.count), " : ""
-                    terminal.progress(
-                        "reading \(input.path) (\(file)\(formatBytes(input.bytesRead)) of \(formatBytes(input.bytes)))",
-                        done: input.totalBytesRead, of: input.totalBytes)
-                case .inputsRead(let documents, let files):
-                    terminal.progress("read \(counted(documents, "document")) from \(counted(files, "file"))", done: files, of: files)
-                case .buildingBundle(let id, let index, let count):
-                    bundle = "bundle \(id)" + (count > 1 ? " (\(index + 1)/\(count))" : "")
-                    terminal.progress("building \(bundle)", done: index, of: count)
-                case .encodingBundle(let encoded, let documents):
-                    terminal.progress("\(bundle): encoding, \(encoded) of \(counted(documents, "document"))", done: encoded, of: documents)
-                case .compressingBundle(let done, let bytes):
-                    terminal.progress("\(bundle): compressing, \(formatBytes(done)) of \(formatBytes(bytes))", done: done, of: bytes)
-                case .planning:
-                    terminal.progress("running the named queries and planning each bundle's documents")
-                case .publishing:
-                    terminal.progress(dryRun ? "comparing with the published site" : "publishing")
-                }
+            report = try builder.build(dryRun: dryRun, evenIfUpToDate: force, inputs: merge.isEmpty ? .exports : .partials(directories: merge)) {
+                progress.show($0)
             }
         } catch {
-            terminal.error(error.description)
+            progress.terminal.error(error.description)
             throw ExitStatus.code(for: error)
         }
+        terminal = progress.terminal
         terminal.clearProgress()
         if json {
             let encoder = JSONEncoder()
@@ -144,6 +162,82 @@ struct Build: ParsableCommand {
         }
         if !quiet {
             for warning in report.warnings { terminal.warning(warning) }
+        }
+    }
+
+    /// Runs the map task `shard` names, writing its partial into `partial`.
+    private func runMap(shard text: String, partial: String, builder: SiteBuilder, progress: inout BuildProgress) throws {
+        let shard: Shard
+        do throws(ShardError) {
+            shard = text == "auto" ? try Shard.fromEnvironment(ProcessInfo.processInfo.environment, shards: shards) : try Shard(parsing: text)
+        } catch {
+            progress.terminal.error("--shard \(text): \(error)")
+            throw ExitCode.validationFailure
+        }
+        let report: MapReport
+        do {
+            report = try builder.map(shard, into: partial) { progress.show($0) }
+        } catch {
+            progress.terminal.error(error.description)
+            throw ExitStatus.code(for: error)
+        }
+        progress.terminal.clearProgress()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else if !quiet {
+            print("Shard \(report.shard)/\(report.shards): \(counted(report.documents, "document")) → \(report.partial) (\(String(format: "%.2f", report.seconds)) s)")
+        }
+    }
+}
+
+/// Shows a build's progress on the terminal (when it is one and output is not quiet or JSON),
+/// and stops at the checkpoints tests ask for.
+private struct BuildProgress {
+    var terminal: Terminal
+    let shows: Bool
+    let dryRun: Bool
+    let pause: TestPause
+    /// The bundle being built, for the progress of its encoding and compression.
+    private var bundle = ""
+
+    init(terminal: Terminal, shows: Bool, dryRun: Bool, pause: TestPause) {
+        self.terminal = terminal
+        self.shows = shows
+        self.dryRun = dryRun
+        self.pause = pause
+    }
+
+    mutating func show(_ event: BuildEvent) {
+        switch event {
+        case .checkpoint(let checkpoint):
+            pause.pause(at: checkpoint)
+        case _ where !shows:
+            break
+        case .checkingForChanges:
+            terminal.progress("checking the inputs for changes since the last build")
+        case .readingInput(let input):
+            // One bar for all inputs, by bytes: a large file moves it as it is read.
+            let file = input.count > 1 ? "\(input.index + 1)/\(input.count), " : ""
+            terminal.progress(
+                "reading \(input.path) (\(file)\(formatBytes(input.bytesRead)) of \(formatBytes(input.bytes)))",
+                done: input.totalBytesRead, of: input.totalBytes)
+        case .inputsRead(let documents, let files):
+            terminal.progress("read \(counted(documents, "document")) from \(counted(files, "file"))", done: files, of: files)
+        case .writingPartial:
+            terminal.progress("writing the partial")
+        case .buildingBundle(let id, let index, let count):
+            bundle = "bundle \(id)" + (count > 1 ? " (\(index + 1)/\(count))" : "")
+            terminal.progress("building \(bundle)", done: index, of: count)
+        case .encodingBundle(let encoded, let documents):
+            terminal.progress("\(bundle): encoding, \(encoded) of \(counted(documents, "document"))", done: encoded, of: documents)
+        case .compressingBundle(let done, let bytes):
+            terminal.progress("\(bundle): compressing, \(formatBytes(done)) of \(formatBytes(bytes))", done: done, of: bytes)
+        case .planning:
+            terminal.progress("running the named queries and planning each bundle's documents")
+        case .publishing:
+            terminal.progress(dryRun ? "comparing with the published site" : "publishing")
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Publishing
 
 @main
 struct BundlePress: AsyncParsableCommand {

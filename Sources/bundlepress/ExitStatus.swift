@@ -47,7 +47,7 @@ enum ExitStatus {
         case .config: return configError
         case .noInputFiles: return noInput
         case .input(let inputError): return code(for: inputError)
-        case .data, .bundle: return dataError
+        case .data, .bundle, .partials: return dataError
         case .publish: return ioError
         case .previous: return previousUnavailable
         case .locked: return lockHeld

@@ -8,6 +8,8 @@ public enum BuildEvent: Sendable {
     case readingInput(InputProgress)
     /// All inputs read.
     case inputsRead(documents: Int, files: Int)
+    /// A map task has read its slice and writes its partial.
+    case writingPartial
     /// Running the named queries and planning what each bundle carries (for returning clients too).
     case planning
     /// Starting bundle `index` (0-based) of `count`.

@@ -28,16 +28,36 @@ public struct SiteBuilder: Sendable {
     /// With `dryRun` every bundle is still built and checked against its budget, but nothing is
     /// written, not even the lock: the report says what a build would change. `evenIfUpToDate`
     /// builds when nothing changed too.
-    public func build(dryRun: Bool = false, evenIfUpToDate: Bool = false, progress: (BuildEvent) -> Void = { _ in }) throws(BuildError) -> BuildReport {
-        guard !dryRun else { return try run(dryRun: true, checkUpToDate: false, takenOverFrom: nil, progress: progress) }
+    ///
+    /// `inputs` says where the documents come from: the config's inputs, or the partials the
+    /// map tasks of a sharded build wrote (``map(_:into:progress:)``), merged into the same site
+    /// byte for byte. A merge is never skipped as up to date: its inputs are elsewhere.
+    public func build(
+        dryRun: Bool = false, evenIfUpToDate: Bool = false, inputs: BuildInputs = .exports, progress: (BuildEvent) -> Void = { _ in }
+    ) throws(BuildError) -> BuildReport {
+        guard !dryRun else { return try run(dryRun: true, checkUpToDate: false, inputs: inputs, takenOverFrom: nil, progress: progress) }
         return try BuildLock.withLock(outputDirectory: outputDirectory) { holder throws(BuildError) in
             progress(.checkpoint(.locked))
-            return try run(dryRun: false, checkUpToDate: !evenIfUpToDate, takenOverFrom: holder, progress: progress)
+            return try run(dryRun: false, checkUpToDate: !evenIfUpToDate, inputs: inputs, takenOverFrom: holder, progress: progress)
         }
     }
 
+    /// Runs the map task of `shard` of a sharded build: reads its slice of the inputs and writes
+    /// its partial into `directory`, for a ``build(dryRun:evenIfUpToDate:inputs:progress:)``
+    /// with ``BuildInputs/partials(directories:)`` to merge. Publishes nothing and takes no lock.
+    public func map(_ shard: Shard, into directory: String, progress: (BuildEvent) -> Void = { _ in }) throws(BuildError) -> MapReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let layout = try InputLayout.expand(config)
+        let partial = try Partial.read(shard, of: layout, config: config, progress: progress)
+        progress(.writingPartial)
+        let header = try PartialFiles.write(partial, layout: layout, config: config, into: directory)
+        return MapReport(
+            shard: shard.index, shards: shard.count, documents: partial.documents.count, partial: header, seconds: (clock.now - started).seconds)
+    }
+
     private func run(
-        dryRun: Bool, checkUpToDate: Bool, takenOverFrom holder: BuildLock.Holder?, progress: (BuildEvent) -> Void
+        dryRun: Bool, checkUpToDate: Bool, inputs source: BuildInputs, takenOverFrom holder: BuildLock.Holder?, progress: (BuildEvent) -> Void
     ) throws(BuildError) -> BuildReport {
         let clock = ContinuousClock()
         let started = clock.now
@@ -53,7 +73,7 @@ public struct SiteBuilder: Sendable {
 
         // Hashed before reading: a change while the build runs shows at the next one.
         var sources: String?
-        if !dryRun {
+        if !dryRun, case .exports = source {
             progress(.checkingForChanges)
             sources = BuildFingerprint.sources(of: config, outputDirectory: outputDirectory)
         }
@@ -63,7 +83,14 @@ public struct SiteBuilder: Sendable {
             return try upToDate(record.report, warnings: warnings, started: started, clock: clock)
         }
 
-        let inputs = try LoadedInputs.load(config, progress: progress)
+        let inputs: LoadedInputs
+        switch source {
+        case .exports:
+            inputs = try LoadedInputs.load(config, progress: progress)
+        case .partials(let directories):
+            let (partials, files, bytes) = try PartialFiles.read(from: directories, config: config, progress: progress)
+            inputs = try LoadedInputs.merge(partials, files: files, bytes: bytes, config: config, progress: progress)
+        }
         let resolved = try inputs.resolve(config)
         let (published, problem) = publisher.publishedManifest()
         warnings += problem.map { [$0] } ?? []
@@ -216,6 +243,27 @@ public struct SiteBuilder: Sendable {
         report.timings = BuildReport.Timings(read: report.seconds, bundles: 0, publish: 0)
         return report
     }
+}
+
+/// Where a build's documents come from.
+public enum BuildInputs: Sendable {
+    /// The config's inputs, read in this process (the map of one shard over all of them, then
+    /// the merge).
+    case exports
+    /// The partials the map tasks of a sharded build wrote into these directories (one or several).
+    case partials(directories: [String])
+}
+
+/// What a map task did.
+public struct MapReport: Codable, Sendable {
+    /// Shard `shard` (0-based) of `shards`.
+    public var shard: Int
+    public var shards: Int
+    /// The documents its slice holds (after duplicates within it).
+    public var documents: Int
+    /// The partial's header file.
+    public var partial: String
+    public var seconds: Double
 }
 
 extension Duration {

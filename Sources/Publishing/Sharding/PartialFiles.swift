@@ -1,0 +1,258 @@
+import Crypto
+import ExportReader
+import FirestoreModel
+import Foundation
+import JSONCore
+import PipelineLanguage
+
+/// A ``Partial`` on disk, for a map task on one machine and the merge on another: two files in
+/// the partial directory, `shard-K-of-N.ndjson` (the documents, an ``ExportedDocumentLog``)
+/// and `shard-K-of-N.json` (the ``Header``). The header is written last, atomically, so a
+/// killed map task leaves no partial that looks complete.
+///
+/// A partial names the pipeline (its config's text and the inputs it read, by path and size)
+/// and the binary that made it (version and SHA-256); the merge refuses partials of another
+/// pipeline or binary, and merges only when every shard of the same count is there.
+enum PartialFiles {
+    /// What the header says.
+    struct Header: Codable, Equatable, Sendable {
+        /// One input of the layout.
+        struct Input: Codable, Equatable, Sendable {
+            var path: String
+            var bytes: Int
+            var dataFiles: Int
+        }
+
+        var format: String
+        var bundlepress: String
+        var binarySHA256: String
+        var pipelineSHA256: String
+        var shard: Int
+        var shards: Int
+        /// Every input of the pipeline (not only the slice's), in reading order.
+        var inputs: [Input]
+        /// The files the documents' locations name, by index.
+        var files: [String]
+        var exportTimes: [String]
+        var untimedExport: String?
+        var documents: Int
+        var documentsBytes: Int
+        var duplicates: String
+    }
+
+    static let format = "bundlepress-partial-1"
+
+    /// `shard-K-of-N`, K zero-padded to N's digits so the files sort in shard order.
+    static func baseName(of shard: Shard) -> String {
+        let digits = String(shard.count - 1).count
+        let index = String(shard.index)
+        return "shard-\(String(repeating: "0", count: max(0, digits - index.count)))\(index)-of-\(shard.count)"
+    }
+
+    /// Writes `partial` into `directory` (created if missing); returns the header's path.
+    static func write(_ partial: Partial, layout: InputLayout, config: PipelineConfig, into directory: String) throws(BuildError) -> String {
+        let base = (directory as NSString).appendingPathComponent(baseName(of: partial.shard))
+        let (headerPath, documentsPath) = (base + ".json", base + ".ndjson")
+        do throws(PublishError) {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw PublishError(path: directory, message: "cannot create the partial directory: \(error.localizedDescription)")
+            }
+            // A header left from an earlier run goes first: until the new one is in place, the
+            // shard is missing rather than stale.
+            try? FileManager.default.removeItem(atPath: headerPath)
+            var files: [String] = []
+            var fileIndexes: [String: Int] = [:]
+            let documents = try OutputFile(creating: documentsPath + ".partial")
+            var writer = JSONWriter(reservingCapacity: 1 << 20)
+            for exported in partial.documents.documents {
+                let file = exported.location.file
+                let index = fileIndexes[file] ?? {
+                    files.append(file)
+                    fileIndexes[file] = files.count - 1
+                    return files.count - 1
+                }()
+                ExportedDocumentLog.append(exported, file: index, database: config.database, to: &writer)
+                if writer.count >= 1 << 20 {
+                    try documents.append(writer.bytes)
+                    writer.removeAll()
+                }
+            }
+            try documents.append(writer.bytes)
+            try documents.finish()
+            try rename(documentsPath + ".partial", to: documentsPath)
+
+            let header = Header(
+                format: format, bundlepress: Version.current, binarySHA256: BinaryDigest.current, pipelineSHA256: pipelineDigest(config),
+                shard: partial.shard.index, shards: partial.shard.count,
+                inputs: layout.inputs.map { Header.Input(path: $0.path, bytes: $0.size, dataFiles: $0.dataFiles) },
+                files: files, exportTimes: partial.exportTimes.map(\.rfc3339), untimedExport: partial.untimedExport,
+                documents: partial.documents.count, documentsBytes: documents.byteCount, duplicates: config.duplicates.rawValue)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data: Data
+            do {
+                data = try encoder.encode(header)
+            } catch {
+                throw PublishError(path: headerPath, message: "cannot encode: \(error)")
+            }
+            let headerFile = try OutputFile(creating: headerPath + ".partial")
+            try headerFile.append(Array(data) + [UInt8(ascii: "\n")])
+            try headerFile.finish()
+            try rename(headerPath + ".partial", to: headerPath)
+        } catch {
+            throw .publish(error)
+        }
+        return headerPath
+    }
+
+    /// The partials of every shard in `directories`, read back in shard order, after checking
+    /// that they are all there, once, from this pipeline and binary. `progress` hears of each
+    /// as it is read.
+    static func read(
+        from directories: [String], config: PipelineConfig, progress: (BuildEvent) -> Void
+    ) throws(BuildError) -> (partials: [Partial], files: Int, bytes: Int) {
+        let headers = try findHeaders(in: directories)
+        let pipeline = pipelineDigest(config)
+        let first = headers[0]
+        for (path, header) in headers {
+            guard header.format == format else {
+                throw .partials("\(path) is not a partial this version of bundlepress reads (format \(header.format), expected \(format))")
+            }
+            guard header.bundlepress == Version.current, header.binarySHA256 == BinaryDigest.current else {
+                throw .partials(
+                    "\(path) was made by another bundlepress binary (\(header.bundlepress), SHA-256 \(header.binarySHA256.prefix(12))…; this is \(Version.current), \(BinaryDigest.current.prefix(12))…): run every map task and the merge with the same binary")
+            }
+            guard header.pipelineSHA256 == pipeline else {
+                throw .partials("\(path) was made from another pipeline: the map tasks and the merge must use the same \(config.file), unchanged")
+            }
+            guard header.shards == first.header.shards, header.inputs == first.header.inputs else {
+                throw .partials(
+                    "\(path) (shard \(header.shard) of \(header.shards)) does not belong with \(first.path) (shard \(first.header.shard) of \(first.header.shards)): "
+                        + (header.shards != first.header.shards ? "they cut the inputs into different numbers of shards" : "they read different inputs (files or sizes changed between the map tasks)"))
+            }
+        }
+        let count = first.header.shards
+        var byIndex: [Int: (path: String, header: Header)] = [:]
+        for entry in headers {
+            if let other = byIndex[entry.header.shard] {
+                throw .partials("shard \(entry.header.shard) of \(count) is there twice: \(other.path) and \(entry.path); remove one")
+            }
+            byIndex[entry.header.shard] = entry
+        }
+        let missing = (0..<count).filter { byIndex[$0] == nil }
+        guard missing.isEmpty else {
+            let list = missing.prefix(20).map(String.init).joined(separator: ", ") + (missing.count > 20 ? ", …" : "")
+            throw .partials(
+                "shard\(missing.count == 1 ? "" : "s") \(list) of \(count) \(missing.count == 1 ? "is" : "are") missing from \(directories.joined(separator: ", ")): run \(missing.count == 1 ? "its map task" : "their map tasks") (bundlepress build --shard K/\(count) --partial DIR) first; nothing was published")
+        }
+
+        let totalBytes = byIndex.values.reduce(0) { $0 + $1.header.documentsBytes }
+        var bytesBefore = 0
+        var partials: [Partial] = []
+        for index in 0..<count {
+            let (path, header) = byIndex[index]!
+            partials.append(try readDocuments(of: header, at: path, config: config) { bytesRead in
+                progress(.readingInput(BuildEvent.InputProgress(
+                    path: path, index: index, count: count, bytesRead: bytesRead, bytes: header.documentsBytes,
+                    totalBytesRead: bytesBefore + bytesRead, totalBytes: totalBytes)))
+            })
+            bytesBefore += header.documentsBytes
+        }
+        return (partials, first.header.inputs.reduce(0) { $0 + $1.dataFiles }, first.header.inputs.reduce(0) { $0 + $1.bytes })
+    }
+
+    /// Every partial header in `directories`, sorted by path.
+    private static func findHeaders(in directories: [String]) throws(BuildError) -> [(path: String, header: Header)] {
+        var found: [(path: String, header: Header)] = []
+        for directory in directories {
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            } catch {
+                throw .partials("cannot read the partial directory \(directory): \(error.localizedDescription)")
+            }
+            for name in names.sorted() where name.hasPrefix("shard-") && name.hasSuffix(".json") {
+                let path = (directory as NSString).appendingPathComponent(name)
+                guard let data = FileManager.default.contents(atPath: path) else { throw .partials("cannot read \(path)") }
+                do {
+                    found.append((path, try JSONDecoder().decode(Header.self, from: data)))
+                } catch {
+                    throw .partials("\(path) is not a partial header: \(error)")
+                }
+            }
+        }
+        guard !found.isEmpty else {
+            throw .partials("no partials (shard-K-of-N.json) in \(directories.joined(separator: ", ")): run the map tasks (bundlepress build --shard K/N --partial DIR) first")
+        }
+        return found
+    }
+
+    private static func readDocuments(
+        of header: Header, at headerPath: String, config: PipelineConfig, progress: (Int) -> Void
+    ) throws(BuildError) -> Partial {
+        let path = String(headerPath.dropLast(".json".count)) + ".ndjson"
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        guard size == header.documentsBytes else {
+            throw .partials("\(path) holds \(size.map { "\($0) bytes" } ?? "nothing") where its header says \(header.documentsBytes): it is incomplete or from another run; run its map task again")
+        }
+        var partial = Partial(
+            shard: Shard(index: header.shard, count: header.shards), documents: DocumentSet(duplicates: config.duplicates),
+            exportTimes: [], untimedExport: header.untimedExport)
+        for text in header.exportTimes {
+            guard let time = try? Timestamp(rfc3339: text) else { throw .partials("\(headerPath): \"\(text)\" is not an export time") }
+            partial.exportTimes.append(time)
+        }
+        func damaged(_ error: ExportError) -> BuildError { .partials("\(path) is damaged: \(error)") }
+        var source: any ExportDocumentSource
+        do throws(ExportError) {
+            source = try ExportedDocumentLog.open(path, files: header.files, target: config.database)
+        } catch {
+            throw damaged(error)
+        }
+        var reported = 0
+        while true {
+            let next: ExportedDocument?
+            do throws(ExportError) { next = try source.next() } catch { throw damaged(error) }
+            guard let exported = next else { break }
+            if let bytesRead = source.bytesRead, bytesRead > reported {
+                reported = bytesRead
+                progress(bytesRead)
+            }
+            try partial.documents.add(exported)
+        }
+        guard partial.documents.count == header.documents else {
+            throw .partials("\(path) holds \(partial.documents.count) documents where its header says \(header.documents); run its map task again")
+        }
+        return partial
+    }
+
+    /// What a partial must agree on with the merge: the config's text and the duplicates rule
+    /// it was read with.
+    static func pipelineDigest(_ config: PipelineConfig) -> String {
+        var hash = SHA256()
+        hash.update(data: Data("\(format)\n\(config.database)\nduplicates \(config.duplicates.rawValue)\n".utf8))
+        hash.update(data: Data(config.source.utf8))
+        return hash.finalize().hex
+    }
+
+    private static func rename(_ from: String, to: String) throws(PublishError) {
+        guard Foundation.rename(from, to) == 0 else {
+            throw PublishError(path: to, message: "cannot move \(from) into place: \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// The SHA-256 of the running executable, computed once: partials from another binary are refused.
+enum BinaryDigest {
+    static let current: String = {
+        guard let path = Bundle.main.executablePath, let handle = FileHandle(forReadingAtPath: path) else { return "unknown" }
+        defer { try? handle.close() }
+        var hash = SHA256()
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hash.update(data: chunk)
+        }
+        return hash.finalize().hex
+    }()
+}
