@@ -20,37 +20,30 @@ struct LoadedInputs: Sendable {
     static func load(_ config: PipelineConfig, progress: (BuildEvent) -> Void) throws(BuildError) -> LoadedInputs {
         let layout = try InputLayout.expand(config)
         let partial = try Partial.read(.whole, of: layout, config: config, progress: progress)
-        return try merge([partial], files: layout.dataFileCount, bytes: layout.totalBytes, config: config, progress: progress)
+        return try LoadedInputs(
+            documents: partial.documents, exportTimes: partial.exportTimes, files: layout.dataFileCount, bytes: layout.totalBytes,
+            config: config, progress: progress)
     }
 
-    /// Joins the partials of every shard, in shard order, into the inputs one process reading
-    /// every input in order would have loaded. `files` and `bytes` are the data files and bytes
-    /// of all inputs.
-    static func merge(
-        _ partials: consuming [Partial], files: Int, bytes: Int, config: PipelineConfig, progress: (BuildEvent) -> Void
-    ) throws(BuildError) -> LoadedInputs {
-        var documents = DocumentSet(duplicates: config.duplicates)
-        var exportTimes: [Timestamp] = []
-        var untimedExport: String?
-        // Taken out one at a time, so each partial's documents are moved, not copied.
-        partials.reverse()
-        while let partial = partials.popLast() {
-            exportTimes += partial.exportTimes
-            untimedExport = partial.untimedExport ?? untimedExport
-            try documents.add(contentsOf: partial.documents)
-        }
+    /// The inputs that hold `documents` (every input's, de-duplicated), read from exports taken
+    /// at `exportTimes`: their times resolved against the snapshot time, and indexed. `files`
+    /// and `bytes` are the data files and bytes of all inputs.
+    init(
+        documents: consuming DocumentSet, exportTimes: ExportTimes, files: Int, bytes: Int, config: PipelineConfig,
+        progress: (BuildEvent) -> Void
+    ) throws(BuildError) {
         progress(.inputsRead(documents: documents.count, files: files))
-
-        let snapshotTime = try resolveSnapshotTime(
-            config: config, exportTime: exportTimes.min(), untimedExport: untimedExport, documents: documents.documents)
-        var store = DocumentStore(database: config.database)
+        snapshotTime = try Self.resolveSnapshotTime(
+            config: config, exportTime: exportTimes.taken.min(), untimedExport: exportTimes.untimedExport, documents: documents.documents)
+        store = DocumentStore(database: config.database)
         for exported in documents.documents {
             var document = exported.document
             document.updateTime = document.updateTime ?? snapshotTime
             document.createTime = document.createTime ?? document.updateTime
             store.insert(document)
         }
-        return LoadedInputs(store: store, snapshotTime: snapshotTime, fileCount: files, inputBytes: bytes)
+        fileCount = files
+        inputBytes = bytes
     }
 
     /// `config` with its named queries resolved against these inputs (snapshot time, cursors at

@@ -49,11 +49,14 @@ public struct SiteBuilder: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         let layout = try InputLayout.expand(config)
-        let partial = try Partial.read(shard, of: layout, config: config, progress: progress)
+        var writer = try PartialWriter(shard: shard, directory: directory, config: config)
+        let times = try Partial.readSlice(shard, of: layout, config: config, progress: progress) { exported throws(BuildError) in
+            try writer.append(exported)
+        }
         progress(.writingPartial)
-        let header = try PartialFiles.write(partial, layout: layout, config: config, into: directory)
-        return MapReport(
-            shard: shard.index, shards: shard.count, documents: partial.documents.count, partial: header, seconds: (clock.now - started).seconds)
+        let documents = writer.count
+        let header = try writer.finish(exportTimes: times, layout: layout)
+        return MapReport(shard: shard.index, shards: shard.count, documents: documents, partial: header, seconds: (clock.now - started).seconds)
     }
 
     private func run(
@@ -88,8 +91,9 @@ public struct SiteBuilder: Sendable {
         case .exports:
             inputs = try LoadedInputs.load(config, progress: progress)
         case .partials(let directories):
-            let (partials, files, bytes) = try PartialFiles.read(from: directories, config: config, progress: progress)
-            inputs = try LoadedInputs.merge(partials, files: files, bytes: bytes, config: config, progress: progress)
+            let merged = try PartialFiles.read(from: directories, config: config, progress: progress)
+            inputs = try LoadedInputs(
+                documents: merged.documents, exportTimes: merged.exportTimes, files: merged.files, bytes: merged.bytes, config: config, progress: progress)
         }
         let resolved = try inputs.resolve(config)
         let (published, problem) = publisher.publishedManifest()

@@ -6,8 +6,8 @@ import PipelineLanguage
 /// appeared, each in its last version under `last-wins` (a later one takes its first one's
 /// place), or an error at the second appearance under `error`.
 ///
-/// A map task adds the documents of its slice in reading order; the merge adds the slices'
-/// sets in shard order. Both give the set one process reading every input in order gives.
+/// One process adds every document in reading order; a merge adds the documents of every
+/// shard's partial in shard order, which is the same order.
 struct DocumentSet: Sendable {
     let duplicates: DuplicatePolicy
     private(set) var documents: [ExportedDocument] = []
@@ -35,12 +35,4 @@ struct DocumentSet: Sendable {
         }
     }
 
-    /// Adds every document of `other`, a set of documents read after these.
-    mutating func add(contentsOf other: consuming DocumentSet) throws(BuildError) {
-        if documents.isEmpty {
-            self = other
-            return
-        }
-        for exported in other.documents { try add(exported) }
-    }
 }

@@ -3,28 +3,35 @@ import FirestoreModel
 import JSONCore
 import PipelineLanguage
 
-/// What the map task of one shard read from its slice of the inputs: what the merge needs to
-/// build the site exactly as one process reading every input builds it.
-///
-/// The slice's documents are checked as they are read (a reference outside the database, an
-/// `updateTime` before `createTime`) and de-duplicated within the slice; the merge
-/// de-duplicates across slices (``DocumentSet``).
+/// What the map task of one shard read from its slice of the inputs, held in memory: what the
+/// merge needs to build the site exactly as one process reading every input builds it. (A map
+/// task for another machine streams the same documents to disk instead: ``PartialWriter``.)
 struct Partial: Sendable {
-    var shard: Shard
+    /// The slice's documents, de-duplicated within the slice; the merge de-duplicates across
+    /// slices the same way (``DocumentSet``).
     var documents: DocumentSet
-    /// When the managed and emulator exports this slice read were taken.
-    var exportTimes: [Timestamp]
-    /// The last export folder this slice read that records no time, for the message when no
-    /// snapshot time can be found.
-    var untimedExport: String?
+    var exportTimes: ExportTimes
 
     /// Reads slice `shard` of `layout`, telling `progress` how far it is.
     static func read(_ shard: Shard, of layout: InputLayout, config: PipelineConfig, progress: (BuildEvent) -> Void) throws(BuildError) -> Partial {
+        var documents = DocumentSet(duplicates: config.duplicates)
+        let times = try readSlice(shard, of: layout, config: config, progress: progress) { exported throws(BuildError) in
+            try documents.add(exported)
+        }
+        return Partial(documents: documents, exportTimes: times)
+    }
+
+    /// Reads slice `shard` of `layout`, checking each document as it is read (a reference outside
+    /// the database, an `updateTime` before `createTime`) and handing it to `body` in reading order.
+    static func readSlice(
+        _ shard: Shard, of layout: InputLayout, config: PipelineConfig, progress: (BuildEvent) -> Void,
+        each body: (ExportedDocument) throws(BuildError) -> Void
+    ) throws(BuildError) -> ExportTimes {
         let reader = ExportReader(target: config.database)
         let pieces = layout.pieces(of: shard) { input in input.spec.format ?? (try? reader.detectFormat(of: input.path)) }
         let sizes = pieces.map { piece in piece.byteRange?.count ?? layout.inputs[piece.input].size }
         let totalBytes = sizes.reduce(0, +)
-        var partial = Partial(shard: shard, documents: DocumentSet(duplicates: config.duplicates), exportTimes: [], untimedExport: nil)
+        var times = ExportTimes()
         var bytesBefore = 0
         var failure: BuildError?
         for (index, piece) in pieces.enumerated() {
@@ -44,15 +51,15 @@ struct Partial: Sendable {
                     guard failure == nil else { return }
                     do throws(BuildError) {
                         try check(exported, config: config)
-                        try partial.documents.add(exported)
+                        try body(exported)
                     } catch {
                         failure = error
                     }
                 }
                 if let exportTime {
-                    partial.exportTimes.append(exportTime)
+                    times.taken.append(exportTime)
                 } else if input.isExportFolder {
-                    partial.untimedExport = input.path
+                    times.untimedExport = input.path
                 }
             } catch {
                 throw .input(error)
@@ -60,7 +67,7 @@ struct Partial: Sendable {
             if let failure { throw failure }
             bytesBefore += size
         }
-        return partial
+        return times
     }
 
     /// Problems a client would hit with this document, reported where it was read.
@@ -74,5 +81,20 @@ struct Partial: Sendable {
         if let create = document.createTime, let update = document.updateTime, update < create {
             throw .data("document \(document.path) has updateTime \(update) before createTime \(create)", location: exported.location)
         }
+    }
+}
+
+/// What the managed and emulator exports read say of when they were taken.
+struct ExportTimes: Sendable {
+    /// When each export that records it was taken.
+    var taken: [Timestamp] = []
+    /// The last export folder read that records no time, for the message when no snapshot
+    /// time can be found.
+    var untimedExport: String?
+
+    /// These times, then those of exports read after them.
+    mutating func append(_ later: ExportTimes) {
+        taken += later.taken
+        untimedExport = later.untimedExport ?? untimedExport
     }
 }

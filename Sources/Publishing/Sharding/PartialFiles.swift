@@ -49,70 +49,13 @@ enum PartialFiles {
         return "shard-\(String(repeating: "0", count: max(0, digits - index.count)))\(index)-of-\(shard.count)"
     }
 
-    /// Writes `partial` into `directory` (created if missing); returns the header's path.
-    static func write(_ partial: Partial, layout: InputLayout, config: PipelineConfig, into directory: String) throws(BuildError) -> String {
-        let base = (directory as NSString).appendingPathComponent(baseName(of: partial.shard))
-        let (headerPath, documentsPath) = (base + ".json", base + ".ndjson")
-        do throws(PublishError) {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw PublishError(path: directory, message: "cannot create the partial directory: \(error.localizedDescription)")
-            }
-            // A header left from an earlier run goes first: until the new one is in place, the
-            // shard is missing rather than stale.
-            try? FileManager.default.removeItem(atPath: headerPath)
-            var files: [String] = []
-            var fileIndexes: [String: Int] = [:]
-            let documents = try OutputFile(creating: documentsPath + ".partial")
-            var writer = JSONWriter(reservingCapacity: 1 << 20)
-            for exported in partial.documents.documents {
-                let file = exported.location.file
-                let index = fileIndexes[file] ?? {
-                    files.append(file)
-                    fileIndexes[file] = files.count - 1
-                    return files.count - 1
-                }()
-                ExportedDocumentLog.append(exported, file: index, database: config.database, to: &writer)
-                if writer.count >= 1 << 20 {
-                    try documents.append(writer.bytes)
-                    writer.removeAll()
-                }
-            }
-            try documents.append(writer.bytes)
-            try documents.finish()
-            try rename(documentsPath + ".partial", to: documentsPath)
-
-            let header = Header(
-                format: format, bundlepress: Version.current, binarySHA256: BinaryDigest.current, pipelineSHA256: pipelineDigest(config),
-                shard: partial.shard.index, shards: partial.shard.count,
-                inputs: layout.inputs.map { Header.Input(path: $0.path, bytes: $0.size, dataFiles: $0.dataFiles) },
-                files: files, exportTimes: partial.exportTimes.map(\.rfc3339), untimedExport: partial.untimedExport,
-                documents: partial.documents.count, documentsBytes: documents.byteCount, duplicates: config.duplicates.rawValue)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data: Data
-            do {
-                data = try encoder.encode(header)
-            } catch {
-                throw PublishError(path: headerPath, message: "cannot encode: \(error)")
-            }
-            let headerFile = try OutputFile(creating: headerPath + ".partial")
-            try headerFile.append(Array(data) + [UInt8(ascii: "\n")])
-            try headerFile.finish()
-            try rename(headerPath + ".partial", to: headerPath)
-        } catch {
-            throw .publish(error)
-        }
-        return headerPath
-    }
-
-    /// The partials of every shard in `directories`, read back in shard order, after checking
-    /// that they are all there, once, from this pipeline and binary. `progress` hears of each
-    /// as it is read.
+    /// The documents of every shard's partial in `directories`, read in shard order into one
+    /// set (as one process reading every input gets them), after checking that the partials are
+    /// all there, once, from this pipeline and binary. `progress` hears of each as it is read.
+    /// Also returns the export times, and the data files and bytes of all inputs.
     static func read(
         from directories: [String], config: PipelineConfig, progress: (BuildEvent) -> Void
-    ) throws(BuildError) -> (partials: [Partial], files: Int, bytes: Int) {
+    ) throws(BuildError) -> (documents: DocumentSet, exportTimes: ExportTimes, files: Int, bytes: Int) {
         let headers = try findHeaders(in: directories)
         let pipeline = pipelineDigest(config)
         let first = headers[0]
@@ -150,17 +93,18 @@ enum PartialFiles {
 
         let totalBytes = byIndex.values.reduce(0) { $0 + $1.header.documentsBytes }
         var bytesBefore = 0
-        var partials: [Partial] = []
+        var documents = DocumentSet(duplicates: config.duplicates)
+        var exportTimes = ExportTimes()
         for index in 0..<count {
             let (path, header) = byIndex[index]!
-            partials.append(try readDocuments(of: header, at: path, config: config) { bytesRead in
+            exportTimes.append(try readDocuments(of: header, at: path, config: config, into: &documents) { bytesRead in
                 progress(.readingInput(BuildEvent.InputProgress(
                     path: path, index: index, count: count, bytesRead: bytesRead, bytes: header.documentsBytes,
                     totalBytesRead: bytesBefore + bytesRead, totalBytes: totalBytes)))
             })
             bytesBefore += header.documentsBytes
         }
-        return (partials, first.header.inputs.reduce(0) { $0 + $1.dataFiles }, first.header.inputs.reduce(0) { $0 + $1.bytes })
+        return (documents, exportTimes, first.header.inputs.reduce(0) { $0 + $1.dataFiles }, first.header.inputs.reduce(0) { $0 + $1.bytes })
     }
 
     /// Every partial header in `directories`, sorted by path.
@@ -189,20 +133,20 @@ enum PartialFiles {
         return found
     }
 
+    /// Adds the documents of the partial whose header is at `headerPath` to `documents`;
+    /// returns its export times.
     private static func readDocuments(
-        of header: Header, at headerPath: String, config: PipelineConfig, progress: (Int) -> Void
-    ) throws(BuildError) -> Partial {
+        of header: Header, at headerPath: String, config: PipelineConfig, into documents: inout DocumentSet, progress: (Int) -> Void
+    ) throws(BuildError) -> ExportTimes {
         let path = String(headerPath.dropLast(".json".count)) + ".ndjson"
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         guard size == header.documentsBytes else {
             throw .partials("\(path) holds \(size.map { "\($0) bytes" } ?? "nothing") where its header says \(header.documentsBytes): it is incomplete or from another run; run its map task again")
         }
-        var partial = Partial(
-            shard: Shard(index: header.shard, count: header.shards), documents: DocumentSet(duplicates: config.duplicates),
-            exportTimes: [], untimedExport: header.untimedExport)
+        var times = ExportTimes(taken: [], untimedExport: header.untimedExport)
         for text in header.exportTimes {
             guard let time = try? Timestamp(rfc3339: text) else { throw .partials("\(headerPath): \"\(text)\" is not an export time") }
-            partial.exportTimes.append(time)
+            times.taken.append(time)
         }
         func damaged(_ error: ExportError) -> BuildError { .partials("\(path) is damaged: \(error)") }
         var source: any ExportDocumentSource
@@ -212,6 +156,7 @@ enum PartialFiles {
             throw damaged(error)
         }
         var reported = 0
+        var count = 0
         while true {
             let next: ExportedDocument?
             do throws(ExportError) { next = try source.next() } catch { throw damaged(error) }
@@ -220,12 +165,13 @@ enum PartialFiles {
                 reported = bytesRead
                 progress(bytesRead)
             }
-            try partial.documents.add(exported)
+            try documents.add(exported)
+            count += 1
         }
-        guard partial.documents.count == header.documents else {
-            throw .partials("\(path) holds \(partial.documents.count) documents where its header says \(header.documents); run its map task again")
+        guard count == header.documents else {
+            throw .partials("\(path) holds \(count) documents where its header says \(header.documents); run its map task again")
         }
-        return partial
+        return times
     }
 
     /// What a partial must agree on with the merge: the config's text and the duplicates rule
@@ -237,10 +183,103 @@ enum PartialFiles {
         return hash.finalize().hex
     }
 
-    private static func rename(_ from: String, to: String) throws(PublishError) {
+    fileprivate static func rename(_ from: String, to: String) throws(PublishError) {
         guard Foundation.rename(from, to) == 0 else {
             throw PublishError(path: to, message: "cannot move \(from) into place: \(String(cString: strerror(errno)))")
         }
+    }
+}
+
+/// Streams a map task's documents into its partial as they are read, so the task holds no
+/// more than a buffer of them, then writes the header (``PartialFiles``).
+///
+/// Documents are written as read, duplicates included: the merge resolves duplicates within a
+/// slice as it does across slices, in reading order.
+struct PartialWriter: ~Copyable {
+    let shard: Shard
+    let config: PipelineConfig
+    private let documentsPath: String
+    private let headerPath: String
+    private let file: OutputFile
+    private var buffer = JSONWriter(reservingCapacity: 1 << 20)
+    /// The files the locations name, by index, and each one's index.
+    private var files: [String] = []
+    private var fileIndexes: [String: Int] = [:]
+    private(set) var count = 0
+
+    /// Starts the partial of `shard` in `directory` (created if missing), removing the header of
+    /// an earlier run first: until the new one is in place, the shard is missing, not stale.
+    init(shard: Shard, directory: String, config: PipelineConfig) throws(BuildError) {
+        self.shard = shard
+        self.config = config
+        let base = (directory as NSString).appendingPathComponent(PartialFiles.baseName(of: shard))
+        (documentsPath, headerPath) = (base + ".ndjson", base + ".json")
+        do throws(PublishError) {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw PublishError(path: directory, message: "cannot create the partial directory: \(error.localizedDescription)")
+            }
+            try? FileManager.default.removeItem(atPath: headerPath)
+            file = try OutputFile(creating: documentsPath + ".partial")
+        } catch {
+            throw .publish(error)
+        }
+    }
+
+    mutating func append(_ exported: ExportedDocument) throws(BuildError) {
+        let name = exported.location.file
+        let index: Int
+        if let known = fileIndexes[name] {
+            index = known
+        } else {
+            index = files.count
+            files.append(name)
+            fileIndexes[name] = index
+        }
+        ExportedDocumentLog.append(exported, file: index, database: config.database, to: &buffer)
+        count += 1
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// Flushes the documents to disk and moves them into place, then writes the header, which
+    /// completes the partial; returns the header's path.
+    consuming func finish(exportTimes: ExportTimes, layout: InputLayout) throws(BuildError) -> String {
+        try flush()
+        do throws(PublishError) {
+            try file.finish()
+            try PartialFiles.rename(documentsPath + ".partial", to: documentsPath)
+            let header = PartialFiles.Header(
+                format: PartialFiles.format, bundlepress: Version.current, binarySHA256: BinaryDigest.current,
+                pipelineSHA256: PartialFiles.pipelineDigest(config), shard: shard.index, shards: shard.count,
+                inputs: layout.inputs.map { PartialFiles.Header.Input(path: $0.path, bytes: $0.size, dataFiles: $0.dataFiles) },
+                files: files, exportTimes: exportTimes.taken.map(\.rfc3339), untimedExport: exportTimes.untimedExport,
+                documents: count, documentsBytes: file.byteCount, duplicates: config.duplicates.rawValue)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data: Data
+            do {
+                data = try encoder.encode(header)
+            } catch {
+                throw PublishError(path: headerPath, message: "cannot encode: \(error)")
+            }
+            let headerFile = try OutputFile(creating: headerPath + ".partial")
+            try headerFile.append(Array(data) + [UInt8(ascii: "\n")])
+            try headerFile.finish()
+            try PartialFiles.rename(headerPath + ".partial", to: headerPath)
+        } catch {
+            throw .publish(error)
+        }
+        return headerPath
+    }
+
+    private mutating func flush() throws(BuildError) {
+        do throws(PublishError) {
+            try file.append(buffer.bytes)
+        } catch {
+            throw .publish(error)
+        }
+        buffer.removeAll()
     }
 }
 
