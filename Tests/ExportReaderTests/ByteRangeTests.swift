@@ -86,12 +86,12 @@ struct ByteRangeTests {
                 document: Document(path: try ResourcePath(parsing: "c/b/d/e"), fields: MapValue()),
                 sourceDatabase: Fixtures.demo, location: SourceLocation(file: "export/output-0", byteOffset: 40_000)),
         ]
-        var writer = JSONWriter()
+        var bytes: [UInt8] = []
         for (index, exported) in documents.enumerated() {
-            ExportedDocumentLog.append(exported, file: index, database: Fixtures.demo, to: &writer)
+            ExportedDocumentLog.append(exported, file: index, to: &bytes)
         }
-        let path = Fixtures.temporaryFile("shard.ndjson", bytes: writer.bytes)
-        var source = try ExportedDocumentLog.open(path, files: ["exports/a.ndjson", "export/output-0"], target: Fixtures.demo)
+        let path = Fixtures.temporaryFile("shard.documents", bytes: bytes)
+        var source = try ExportedDocumentLog.open(path, files: ["exports/a.ndjson", "export/output-0"], database: Fixtures.demo)
         var read: [ExportedDocument] = []
         while let next = try source.next() { read.append(next) }
         #expect(read.map(\.location) == documents.map(\.location))
@@ -104,9 +104,15 @@ struct ByteRangeTests {
             #expect(actual.bytes == expected.bytes)
         }
         let wrongTable = exportError {
-            var source = try ExportedDocumentLog.open(path, files: ["only-one"], target: Fixtures.demo)
+            var source = try ExportedDocumentLog.open(path, files: ["only-one"], database: Fixtures.demo)
             while try source.next() != nil {}
         }
-        #expect(wrongTable?.description.contains("with a file index below 1") == true)
+        #expect(wrongTable?.description.contains("a record names file 1, not one of the 1 the log lists") == true, "\(String(describing: wrongTable))")
+        let cut = Fixtures.temporaryFile("cut.documents", bytes: Array(bytes.dropLast(3)))
+        let cutShort = exportError {
+            var source = try ExportedDocumentLog.open(cut, files: ["a", "b"], database: Fixtures.demo)
+            while try source.next() != nil {}
+        }
+        #expect(cutShort?.description.contains("the last record is cut short") == true, "\(String(describing: cutShort))")
     }
 }

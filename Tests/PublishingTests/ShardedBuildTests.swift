@@ -217,12 +217,12 @@ struct ShardedBuildTests {
         let config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
         let builder = SiteBuilder(config: config, outputDirectory: directory.file("site"))
         for index in 0..<2 { _ = try builder.map(Shard(index: index, count: 2), into: directory.file("partials")) }
-        let documents = directory.file("partials/shard-0-of-2.ndjson")
+        let documents = directory.file("partials/shard-0-of-2.documents")
         let handle = try #require(FileHandle(forUpdatingAtPath: documents))
         try handle.truncate(atOffset: 100)
         try handle.close()
         let error = try #require(throws: BuildError.self) { try builder.build(inputs: .partials(directories: [directory.file("partials")])) }
-        #expect(error.description.contains("shard-0-of-2.ndjson holds 100 bytes where its header says"))
+        #expect(error.description.contains("shard-0-of-2.documents holds 100 bytes where its header says"))
     }
 
     @Test func duplicatesAcrossShardsAreAnErrorUnderDuplicatesError() throws {

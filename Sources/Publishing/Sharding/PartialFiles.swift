@@ -6,12 +6,12 @@ import JSONCore
 import PipelineLanguage
 
 /// A ``Partial`` on disk, for a map task on one machine and the merge on another: two files in
-/// the partial directory, `shard-K-of-N.ndjson` (the documents, an ``ExportedDocumentLog``)
+/// the partial directory, `shard-K-of-N.documents` (the documents, an ``ExportedDocumentLog``)
 /// and `shard-K-of-N.json` (the ``Header``). The header is written last, atomically, so a
 /// killed map task leaves no partial that looks complete.
 ///
 /// A partial names the pipeline (its config's text and the inputs it read, by path and size)
-/// and the binary that made it (version and SHA-256); the merge refuses partials of another
+/// and the binary that made it (version and ``BinaryDigest``); the merge refuses partials of another
 /// pipeline or binary, and merges only when every shard of the same count is there.
 enum PartialFiles {
     /// What the header says.
@@ -25,7 +25,7 @@ enum PartialFiles {
 
         var format: String
         var bundlepress: String
-        var binarySHA256: String
+        var binary: String
         var pipelineSHA256: String
         var shard: Int
         var shards: Int
@@ -63,9 +63,9 @@ enum PartialFiles {
             guard header.format == format else {
                 throw .partials("\(path) is not a partial this version of bundlepress reads (format \(header.format), expected \(format))")
             }
-            guard header.bundlepress == Version.current, header.binarySHA256 == BinaryDigest.current else {
+            guard header.bundlepress == Version.current, header.binary == BinaryDigest.current else {
                 throw .partials(
-                    "\(path) was made by another bundlepress binary (\(header.bundlepress), SHA-256 \(header.binarySHA256.prefix(12))…; this is \(Version.current), \(BinaryDigest.current.prefix(12))…): run every map task and the merge with the same binary")
+                    "\(path) was made by another bundlepress binary (\(header.bundlepress), \(header.binary); this is \(Version.current), \(BinaryDigest.current)): run every map task and the merge with the same binary")
             }
             guard header.pipelineSHA256 == pipeline else {
                 throw .partials("\(path) was made from another pipeline: the map tasks and the merge must use the same \(config.file), unchanged")
@@ -138,7 +138,7 @@ enum PartialFiles {
     private static func readDocuments(
         of header: Header, at headerPath: String, config: PipelineConfig, into documents: inout DocumentSet, progress: (Int) -> Void
     ) throws(BuildError) -> ExportTimes {
-        let path = String(headerPath.dropLast(".json".count)) + ".ndjson"
+        let path = String(headerPath.dropLast(".json".count)) + ".documents"
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         guard size == header.documentsBytes else {
             throw .partials("\(path) holds \(size.map { "\($0) bytes" } ?? "nothing") where its header says \(header.documentsBytes): it is incomplete or from another run; run its map task again")
@@ -151,7 +151,7 @@ enum PartialFiles {
         func damaged(_ error: ExportError) -> BuildError { .partials("\(path) is damaged: \(error)") }
         var source: any ExportDocumentSource
         do throws(ExportError) {
-            source = try ExportedDocumentLog.open(path, files: header.files, target: config.database)
+            source = try ExportedDocumentLog.open(path, files: header.files, database: config.database)
         } catch {
             throw damaged(error)
         }
@@ -201,7 +201,7 @@ struct PartialWriter: ~Copyable {
     private let documentsPath: String
     private let headerPath: String
     private let file: OutputFile
-    private var buffer = JSONWriter(reservingCapacity: 1 << 20)
+    private var buffer: [UInt8] = []
     /// The files the locations name, by index, and each one's index.
     private var files: [String] = []
     private var fileIndexes: [String: Int] = [:]
@@ -213,7 +213,7 @@ struct PartialWriter: ~Copyable {
         self.shard = shard
         self.config = config
         let base = (directory as NSString).appendingPathComponent(PartialFiles.baseName(of: shard))
-        (documentsPath, headerPath) = (base + ".ndjson", base + ".json")
+        (documentsPath, headerPath) = (base + ".documents", base + ".json")
         do throws(PublishError) {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -237,7 +237,7 @@ struct PartialWriter: ~Copyable {
             files.append(name)
             fileIndexes[name] = index
         }
-        ExportedDocumentLog.append(exported, file: index, database: config.database, to: &buffer)
+        ExportedDocumentLog.append(exported, file: index, to: &buffer)
         count += 1
         if buffer.count >= 1 << 20 { try flush() }
     }
@@ -250,7 +250,7 @@ struct PartialWriter: ~Copyable {
             try file.finish()
             try PartialFiles.rename(documentsPath + ".partial", to: documentsPath)
             let header = PartialFiles.Header(
-                format: PartialFiles.format, bundlepress: Version.current, binarySHA256: BinaryDigest.current,
+                format: PartialFiles.format, bundlepress: Version.current, binary: BinaryDigest.current,
                 pipelineSHA256: PartialFiles.pipelineDigest(config), shard: shard.index, shards: shard.count,
                 inputs: layout.inputs.map { PartialFiles.Header.Input(path: $0.path, bytes: $0.size, dataFiles: $0.dataFiles) },
                 files: files, exportTimes: exportTimes.taken.map(\.rfc3339), untimedExport: exportTimes.untimedExport,
@@ -275,23 +275,63 @@ struct PartialWriter: ~Copyable {
 
     private mutating func flush() throws(BuildError) {
         do throws(PublishError) {
-            try file.append(buffer.bytes)
+            try file.append(buffer)
         } catch {
             throw .publish(error)
         }
-        buffer.removeAll()
+        buffer.removeAll(keepingCapacity: true)
     }
 }
 
-/// The SHA-256 of the running executable, computed once: partials from another binary are refused.
+/// What tells the running binary from any other: its GNU build ID (which the linker derives
+/// from its content) where it has one, else the SHA-256 of the executable file, computed once.
+/// Partials from another binary are refused.
 enum BinaryDigest {
-    static let current: String = {
-        guard let path = Bundle.main.executablePath, let handle = FileHandle(forReadingAtPath: path) else { return "unknown" }
+    static let current: String = buildID() ?? fileDigest() ?? "unknown"
+
+    /// The build ID note of a 64-bit little-endian ELF executable (Linux), read from its
+    /// program headers: a few kilobytes, however large the binary.
+    private static func buildID(executable path: String = "/proc/self/exe") -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        func read(_ count: Int, at offset: UInt64) -> [UInt8]? {
+            guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.read(upToCount: count), data.count == count else { return nil }
+            return Array(data)
+        }
+        func integer<T: FixedWidthInteger>(_ bytes: [UInt8], _ offset: Int, as: T.Type) -> T {
+            bytes[offset..<offset + MemoryLayout<T>.size].reversed().reduce(0) { $0 << 8 | T($1) }
+        }
+        // ELF magic, 64-bit, little-endian.
+        guard let header = read(64, at: 0), header[0..<6] == [0x7F, 0x45, 0x4C, 0x46, 2, 1] else { return nil }
+        let (tableOffset, entrySize, entries) = (integer(header, 32, as: UInt64.self), Int(integer(header, 54, as: UInt16.self)), Int(integer(header, 56, as: UInt16.self)))
+        guard entrySize >= 56, entries < 256, let table = read(entrySize * entries, at: tableOffset) else { return nil }
+        for entry in 0..<entries where integer(table, entry * entrySize, as: UInt32.self) == 4 {  // PT_NOTE
+            let (offset, size) = (integer(table, entry * entrySize + 8, as: UInt64.self), Int(integer(table, entry * entrySize + 32, as: UInt64.self)))
+            guard size < 1 << 16, let notes = read(size, at: offset) else { continue }
+            var position = 0
+            while position + 12 <= notes.count {
+                let (nameSize, descriptionSize, type) = (Int(integer(notes, position, as: UInt32.self)), Int(integer(notes, position + 4, as: UInt32.self)), integer(notes, position + 8, as: UInt32.self))
+                let description = position + 12 + (nameSize + 3) & ~3
+                guard description + descriptionSize <= notes.count else { break }
+                if type == 3, nameSize == 4, notes[position + 12..<position + 16] == [0x47, 0x4E, 0x55, 0] {  // NT_GNU_BUILD_ID, "GNU"
+                    return "build-id " + notes[description..<description + descriptionSize].map { byte in
+                        let digits = String(byte, radix: 16)
+                        return digits.count == 1 ? "0" + digits : digits
+                    }.joined()
+                }
+                position = description + (descriptionSize + 3) & ~3
+            }
+        }
+        return nil
+    }
+
+    private static func fileDigest() -> String? {
+        guard let path = Bundle.main.executablePath, let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var hash = SHA256()
         while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
             hash.update(data: chunk)
         }
-        return hash.finalize().hex
-    }()
+        return "sha256 " + hash.finalize().hex
+    }
 }
