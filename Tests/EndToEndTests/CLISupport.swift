@@ -109,12 +109,16 @@ struct ExampleCopy {
 
     /// Every file below `site/` by relative path, with its bytes (dotfiles and staging included).
     func siteFiles() throws -> [String: Data] {
-        let site = file("site")
+        try Self.files(under: file("site"))
+    }
+
+    /// Every file below `directory` by relative path, with its bytes.
+    static func files(under directory: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: site)
+        let enumerator = FileManager.default.enumerator(atPath: directory)
         while let relative = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            let absolute = (site as NSString).appendingPathComponent(relative)
+            let absolute = (directory as NSString).appendingPathComponent(relative)
             if FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), !isDirectory.boolValue {
                 files[relative] = try Data(contentsOf: URL(fileURLWithPath: absolute))
             }
