@@ -154,15 +154,20 @@ struct Build: ParsableCommand {
         terminal = progress.terminal
         terminal.clearProgress()
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try printJSON(report)
         } else if !quiet {
             print(report.summary())
         }
         if !quiet {
             for warning in report.warnings { terminal.warning(warning) }
         }
+    }
+
+    /// Prints `report` as the JSON `--json` asks for.
+    private func printJSON(_ report: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(report), as: UTF8.self))
     }
 
     /// Runs the map task `shard` names, writing its partial into `partial`.
@@ -183,9 +188,7 @@ struct Build: ParsableCommand {
         }
         progress.terminal.clearProgress()
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try printJSON(report)
         } else if !quiet {
             print("Shard \(report.shard)/\(report.shards): \(counted(report.documents, "document")) → \(report.partial) (\(String(format: "%.2f", report.seconds)) s)")
         }

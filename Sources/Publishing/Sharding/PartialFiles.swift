@@ -37,7 +37,6 @@ enum PartialFiles {
         var untimedExport: String?
         var documents: Int
         var documentsBytes: Int
-        var duplicates: String
     }
 
     static let format = "bundlepress-partial-1"
@@ -66,6 +65,9 @@ enum PartialFiles {
             guard header.bundlepress == Version.current, header.binary == BinaryDigest.current else {
                 throw .partials(
                     "\(path) was made by another bundlepress binary (\(header.bundlepress), \(header.binary); this is \(Version.current), \(BinaryDigest.current)): run every map task and the merge with the same binary")
+            }
+            guard header.shards >= 1, (0..<header.shards).contains(header.shard) else {
+                throw .partials("\(path) says it is shard \(header.shard) of \(header.shards), which is not a shard")
             }
             guard header.pipelineSHA256 == pipeline else {
                 throw .partials("\(path) was made from another pipeline: the map tasks and the merge must use the same \(config.file), unchanged")
@@ -254,7 +256,7 @@ struct PartialWriter: ~Copyable {
                 pipelineSHA256: PartialFiles.pipelineDigest(config), shard: shard.index, shards: shard.count,
                 inputs: layout.inputs.map { PartialFiles.Header.Input(path: $0.path, bytes: $0.size, dataFiles: $0.dataFiles) },
                 files: files, exportTimes: exportTimes.taken.map(\.rfc3339), untimedExport: exportTimes.untimedExport,
-                documents: count, documentsBytes: file.byteCount, duplicates: config.duplicates.rawValue)
+                documents: count, documentsBytes: file.byteCount)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data: Data
