@@ -21,7 +21,7 @@ public struct ExportConverter: Sendable {
     /// How many documents have been added.
     public var count: Int { documents.count }
 
-    /// Reads every document of the input at `path` (see ``ExportReader/open(_:format:hints:byteRange:)``).
+    /// Reads every document of the input at `path` (see ``ExportReader/open(_:format:hints:byteRange:lineNumbering:)``).
     public mutating func add(_ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints()) throws(ExportError) {
         var source = try reader.open(path, format: format, hints: hints)
         while let exported = try source.next() {

@@ -41,7 +41,7 @@ public enum ExportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         self == .restNDJSON || self == .firestoreBackfire || self == .bigQueryChangelog
     }
 
-    /// Whether a file of this format can be read in byte ranges (``ExportReader/open(_:format:hints:byteRange:)``):
+    /// Whether a file of this format can be read in byte ranges (``ExportReader/open(_:format:hints:byteRange:lineNumbering:)``):
     /// its lines are independent records. A BigQuery changelog is not: a document's newest row
     /// can be anywhere in the file.
     public var readsInRanges: Bool {

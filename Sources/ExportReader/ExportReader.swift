@@ -35,6 +35,20 @@ public struct ExportReader: Sendable {
         try FormatDetector(chunkSize: chunkSize).detect(path).format
     }
 
+    /// The format of the file at `path` when it has one record per line, told from its first
+    /// two lines; nil for any other file (which this never parses whole) or one it cannot read.
+    public func lineFormat(of path: String) -> ExportFormat? {
+        try? FormatDetector(chunkSize: chunkSize).detectLineFormat(path)
+    }
+
+    /// The number of newlines in `range` of the file at `path`: what the lines of the ranges
+    /// before a range read with ``LineNumbering/fromRangeStart`` add to its line numbers.
+    public func newlines(in path: String, range: Range<Int>) throws(ExportError) -> Int {
+        let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
+        defer { scratch.deallocate() }
+        return try InputFile(path: path).countNewlines(in: range, scratch: scratch)
+    }
+
     /// The files `path` stands for: the data files of the managed or emulator export it names
     /// (its folder or a metadata file), else the file itself.
     public func files(of path: String) throws(ExportError) -> [String] {
@@ -47,11 +61,12 @@ public struct ExportReader: Sendable {
     /// - Parameters:
     ///   - format: the format from `pipeline.yml`; nil detects it from the content.
     ///   - hints: the types of fields the format cannot tell; an error for the typed REST formats.
-    ///   - byteRange: read only the records whose lines start in this range of the file (their
-    ///     locations are still those in the whole file); the format must be one that
-    ///     ``ExportFormat/readsInRanges``.
+    ///   - byteRange: read only the records whose lines start in this range of the file; the
+    ///     format must be one that ``ExportFormat/readsInRanges``.
+    ///   - lineNumbering: how the lines of `byteRange` are numbered in locations.
     public func open(
-        _ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints(), byteRange: Range<Int>? = nil
+        _ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints(), byteRange: Range<Int>? = nil,
+        lineNumbering: LineNumbering = .fromFileStart
     ) throws(ExportError) -> any ExportDocumentSource {
         var parsed: ParsedFile?
         let chosen: ExportFormat
@@ -75,14 +90,16 @@ public struct ExportReader: Sendable {
             let file = try parsedFile()
             return SingleValueDocumentSource(root: file.root, sourceMap: file.sourceMap, target: target)
         case .restNDJSON:
-            return NDJSONDocumentSource(file: try InputFile(path: path), decoder: RESTRecordDecoder(target: target), chunkSize: chunkSize, range: byteRange)
+            return NDJSONDocumentSource(
+                file: try InputFile(path: path), decoder: RESTRecordDecoder(target: target), chunkSize: chunkSize, range: byteRange, numbering: lineNumbering)
         case .nodeFirestoreImportExport:
             return CollectionTreeSource(layout: NodeImportExportDecoder(), file: try parsedFile(), hints: hints, target: target)
         case .firestoreExportImport:
             return CollectionTreeSource(layout: ExportImportDecoder(), file: try parsedFile(), hints: hints, target: target)
         case .firestoreBackfire:
             return NDJSONDocumentSource(
-                file: try InputFile(path: path), decoder: BackfireDecoder(target: target, hints: hints), chunkSize: chunkSize, range: byteRange)
+                file: try InputFile(path: path), decoder: BackfireDecoder(target: target, hints: hints), chunkSize: chunkSize, range: byteRange,
+                numbering: lineNumbering)
         case .bigQueryChangelog:
             return BigQueryChangelogDecoder(file: try InputFile(path: path), hints: hints, target: target, chunkSize: chunkSize)
         case .managedExport:
@@ -92,21 +109,21 @@ public struct ExportReader: Sendable {
         }
     }
 
-    /// Reads the file at `path` (or the records of `byteRange`, as ``open(_:format:hints:byteRange:)``
-    /// does), calling `body` with each document in file order, and
+    /// Reads the file at `path` (or the records of `byteRange`, as
+    /// ``open(_:format:hints:byteRange:lineNumbering:)`` does), calling `body` with each document in file order, and
     /// `progress` with the bytes read so far whenever that grows (see
     /// ``ExportDocumentSource/bytesRead``; formats parsed as a whole do not call it).
     ///
-    /// To stop early or fail with your own error, pull from ``open(_:format:hints:byteRange:)`` instead.
+    /// To stop early or fail with your own error, pull from ``open(_:format:hints:byteRange:lineNumbering:)`` instead.
     ///
     /// - Returns: the time the export was taken when the input records it (a managed or
     ///   emulator export), else nil.
     @discardableResult
     public func read(
         _ path: String, format: ExportFormat? = nil, hints: TypeHints = TypeHints(), byteRange: Range<Int>? = nil,
-        progress: (Int) -> Void = { _ in }, each body: (ExportedDocument) -> Void
+        lineNumbering: LineNumbering = .fromFileStart, progress: (Int) -> Void = { _ in }, each body: (ExportedDocument) -> Void
     ) throws(ExportError) -> Timestamp? {
-        var source = try open(path, format: format, hints: hints, byteRange: byteRange)
+        var source = try open(path, format: format, hints: hints, byteRange: byteRange, lineNumbering: lineNumbering)
         var reported = 0
         while let document = try source.next() {
             if let bytesRead = source.bytesRead, bytesRead > reported {

@@ -2,8 +2,9 @@ import FirestoreModel
 import JSONCore
 import ParallelWork
 
-/// A lossless file of exported documents with where each was read: what a map task of a
-/// sharded build hands to the merge.
+/// A file of exported documents with where each was read: what a map task of a sharded build
+/// hands to the merge. Documents and locations come back exactly; the database the export
+/// named for each (``ExportedDocument/sourceDatabase``) is not kept: they read as the target's.
 ///
 /// Each record is its length (a varint), then the index of its file in a table the log's
 /// reader is given, its line and column (0 in a binary file), its byte offset plus one (0 in a
@@ -23,18 +24,32 @@ public enum ExportedDocumentLog {
         bytes.append(contentsOf: record)
     }
 
+    /// A file the records of a log name by its index.
+    public struct File: Sendable {
+        public var path: String
+        /// Added to the line numbers of the file's records (those of a byte range read with
+        /// ``LineNumbering/fromRangeStart``: the newlines before the range).
+        public var linesBefore: Int
+
+        public init(path: String, linesBefore: Int = 0) {
+            self.path = path
+            self.linesBefore = linesBefore
+        }
+    }
+
     /// Opens the log at `path`, whose records name files by their index in `files`; its
     /// documents belong to `database`.
-    public static func open(_ path: String, files: [String], database: DatabaseID) throws(ExportError) -> any ExportDocumentSource {
-        LogSource(file: try InputFile(path: path), files: files, database: database)
+    public static func open(_ path: String, files: [File], database: DatabaseID, threads: Int = Processors.online) throws(ExportError) -> any ExportDocumentSource {
+        LogSource(file: try InputFile(path: path), files: files, database: database, threads: threads)
     }
 }
 
 /// Reads a log a chunk at a time, decoding each chunk's records on every core.
 private struct LogSource: ExportDocumentSource {
     private let file: InputFile
-    private let files: [String]
+    private let files: [ExportedDocumentLog.File]
     private let database: DatabaseID
+    private let threads: Int
     /// Read bytes: `start..<end` are not decoded yet (the start of a record the last chunk cut).
     private var buffer = [UInt8](repeating: 0, count: 4 << 20)
     private var start = 0
@@ -46,10 +61,11 @@ private struct LogSource: ExportDocumentSource {
     private var pendingIndex = 0
     private(set) var bytesRead: Int? = 0
 
-    init(file: InputFile, files: [String], database: DatabaseID) {
+    init(file: InputFile, files: [ExportedDocumentLog.File], database: DatabaseID, threads: Int) {
         self.file = file
         self.files = files
         self.database = database
+        self.threads = threads
     }
 
     mutating func next() throws(ExportError) -> ExportedDocument? {
@@ -72,7 +88,7 @@ private struct LogSource: ExportDocumentSource {
             found = try wholeRecords()
         }
         let (files, database, offset, log, records) = (self.files, self.database, bufferOffset, file.path, found)
-        let slices = max(1, min(Processors.online, records.count / 256))
+        let slices = max(1, min(threads, records.count / 256))
         let results = buffer.withUnsafeBytes { bytes in
             let shared = SharedBytes(bytes: bytes)
             return parallelMap(count: slices, threads: slices) { slice -> Result<[ExportedDocument], ExportError> in
@@ -130,7 +146,11 @@ private struct LogSource: ExportDocumentSource {
             var offset = from
             while offset < to {
                 var recordStart = offset
-                guard let length = Varint.read(bytes, at: &recordStart) else { break }
+                guard let length = Varint.read(bytes, at: &recordStart) else {
+                    // Cut by the chunk, unless ten bytes are there: then no varint.
+                    if to - offset >= 10 { return (offset, .max) }
+                    break
+                }
                 guard length <= UInt64(to - recordStart) else {
                     // Not all read yet, or longer than any record can be.
                     if length > UInt64(Int32.max) { return (offset, length) }
@@ -141,19 +161,21 @@ private struct LogSource: ExportDocumentSource {
             }
             return nil
         }
-        if let problem { throw damaged(at: bufferOffset + problem.offset, "a record length of \(problem.length)") }
+        if let problem {
+            throw damaged(at: bufferOffset + problem.offset, problem.length == .max ? "a record length is not a number" : "a record length of \(problem.length)")
+        }
         return records
     }
 
     private static func decode(
-        _ bytes: UnsafeRawBufferPointer, _ record: Range<Int>, files: [String], database: DatabaseID, log: String, fileOffset: Int
+        _ bytes: UnsafeRawBufferPointer, _ record: Range<Int>, files: [ExportedDocumentLog.File], database: DatabaseID, log: String, fileOffset: Int
     ) throws(ExportError) -> ExportedDocument {
         let recordBytes = UnsafeRawBufferPointer(rebasing: bytes[record])
         var offset = 0
         var numbers: [Int] = []
         for _ in 0..<4 {
             guard let number = Varint.read(recordBytes, at: &offset), number <= UInt64(Int.max) else {
-                throw .invalidDocument(SourceLocation(file: log, byteOffset: fileOffset + record.lowerBound), message: "a record's location is cut short")
+                throw .invalidDocument(SourceLocation(file: log, byteOffset: fileOffset + record.lowerBound), message: "a record's location is cut short or out of range")
             }
             numbers.append(Int(number))
         }
@@ -161,9 +183,10 @@ private struct LogSource: ExportDocumentSource {
             throw .invalidDocument(
                 SourceLocation(file: log, byteOffset: fileOffset + record.lowerBound), message: "a record names file \(numbers[0]), not one of the \(files.count) the log lists")
         }
+        let file = files[numbers[0]]
         let location = numbers[3] > 0
-            ? SourceLocation(file: files[numbers[0]], byteOffset: numbers[3] - 1)
-            : SourceLocation(file: files[numbers[0]], line: numbers[1], column: numbers[2])
+            ? SourceLocation(file: file.path, byteOffset: numbers[3] - 1)
+            : SourceLocation(file: file.path, line: numbers[1] + file.linesBefore, column: numbers[2])
         do throws(BinaryDecodingError) {
             let document = try Document(binary: recordBytes, offset: &offset)
             guard offset == recordBytes.count else {

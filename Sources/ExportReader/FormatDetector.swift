@@ -26,6 +26,16 @@ struct FormatDetector {
 
     let chunkSize: Int
 
+    /// The format of an NDJSON file (its first line a whole JSON value, and more lines after
+    /// it); nil for any other file, which is not parsed whole.
+    func detectLineFormat(_ path: String) throws(ExportError) -> ExportFormat? {
+        if ExportFolder.recognizes(path) { return nil }
+        let lines = LineReader(file: try InputFile(path: path), chunkSize: chunkSize)
+        guard let first = try lines.next(), let record = try? JSONParser.parse(first.bytes), try lines.next() != nil else { return nil }
+        let locate = { (offset: Int) in SourceMap(file: path, bytes: first.bytes, firstLine: first.number).location(ofOffset: offset) }
+        return try Self.classify(record, file: path, lineDelimited: true, locate: locate)
+    }
+
     func detect(_ path: String) throws(ExportError) -> Detection {
         if ExportFolder.recognizes(path) { return .exportFolder }
         try rejectExportDataFiles(path)

@@ -54,24 +54,42 @@ final class InputFile {
         }
     }
 
-    /// The number of `\n` bytes in the file's first `count` bytes, read through `scratch`;
-    /// leaves the read position at `count`.
-    func countNewlines(before count: Int, scratch: UnsafeMutableBufferPointer<UInt8>) throws(ExportError) -> Int {
-        try seek(to: 0)
+    /// The number of `\n` bytes in `range` of the file (up to its end), read through `scratch`;
+    /// leaves the read position after the bytes read.
+    func countNewlines(in range: Range<Int>, scratch: UnsafeMutableBufferPointer<UInt8>) throws(ExportError) -> Int {
         var newlines = 0
-        var remaining = count
-        while remaining > 0 {
-            let read = try self.read(into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(scratch)[..<min(remaining, scratch.count)]))
-            guard read > 0 else { break }
-            var position = scratch.baseAddress!
-            let end = position + read
+        try scan(from: range.lowerBound, upTo: range.upperBound, scratch: scratch) { bytes in
+            var position = bytes.baseAddress!
+            let end = position + bytes.count
             while position < end, let found = memchr(position, Int32(UInt8(ascii: "\n")), end - position) {
                 newlines += 1
-                position = found.assumingMemoryBound(to: UInt8.self) + 1
+                position = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) + 1
             }
-            remaining -= read
+            return true
         }
         return newlines
+    }
+
+    /// Whether a byte other than a space, tab, `\r` or `\n` follows `offset`.
+    func containsNonBlank(from offset: Int, scratch: UnsafeMutableBufferPointer<UInt8>) throws(ExportError) -> Bool {
+        var found = false
+        try scan(from: offset, upTo: .max, scratch: scratch) { bytes in
+            found = bytes.contains { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }
+            return !found
+        }
+        return found
+    }
+
+    /// Calls `body` with the bytes from `offset` to `end` (or the end of the file), a scratch
+    /// buffer at a time, until it returns false.
+    private func scan(from offset: Int, upTo end: Int, scratch: UnsafeMutableBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) throws(ExportError) {
+        try seek(to: offset)
+        var remaining = end - offset
+        while remaining > 0 {
+            let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(scratch)[..<min(remaining, scratch.count)]))
+            guard count > 0, body(UnsafeBufferPointer(rebasing: scratch[..<count])) else { return }
+            remaining -= count
+        }
     }
 
     /// Reads the rest of the file into memory.

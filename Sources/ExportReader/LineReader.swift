@@ -6,7 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// One non-blank line of a file: its bytes without the `\n` or `\r\n`, and its 1-based number.
+/// One non-blank line of a file: its bytes without the `\n` or `\r\n`, and its 1-based number
+/// (see ``LineNumbering``).
 /// The bytes belong to the ``LineReader`` and stay valid until its next call.
 struct Line {
     var bytes: UnsafeBufferPointer<UInt8>
@@ -20,18 +21,20 @@ struct Line {
 /// read; a line longer than the buffer doubles it. Blank lines (only spaces, tabs, `\r`) are
 /// skipped but still counted.
 ///
-/// Given a byte range, it reads only the lines that *start* in it, numbered as in the whole
-/// file: the lines of a file cut into ranges are each read by exactly one range's reader.
+/// Given a byte range, it reads only the lines that *start* in it: the lines of a file cut
+/// into ranges are each read by exactly one range's reader.
 final class LineReader {
     private let file: InputFile
     private var buffer: UnsafeMutableBufferPointer<UInt8>
     /// The byte range whose lines are read; nil for the whole file.
     private let range: Range<Int>?
+    private let numbering: LineNumbering
     /// The file offset of `buffer[0]`.
     private var bufferOffset = 0
     /// Whether the lines before the range are still to be skipped.
     private var skipping: Bool
-    /// Set once a line starting at or past the range's end is seen.
+    /// Set once the lines of the range are all read: a line starting at or past its end is
+    /// seen, or the file ended before a line started in it.
     private var pastRange = false
     /// Unconsumed bytes are `start..<end`; `scanned..<end` has not been searched for `\n` yet.
     private var start = 0
@@ -42,10 +45,11 @@ final class LineReader {
     /// Bytes read from the file so far.
     private(set) var bytesRead = 0
 
-    init(file: InputFile, chunkSize: Int, range: Range<Int>? = nil) {
+    init(file: InputFile, chunkSize: Int, range: Range<Int>? = nil, numbering: LineNumbering = .fromFileStart) {
         precondition(chunkSize > 0, "the chunk size must be positive")
         self.file = file
         self.range = range
+        self.numbering = numbering
         skipping = (range?.lowerBound ?? 0) > 0
         buffer = .allocate(capacity: chunkSize)
     }
@@ -79,9 +83,20 @@ final class LineReader {
                 if let line = takeLine(upTo: end, consuming: 0) { lines.append(line) }
                 continue
             }
+            // The line in progress starts past the range: no need to read the rest of it.
+            if let range, bufferOffset + start >= range.upperBound {
+                pastRange = true
+                break
+            }
             try fill()
         }
         return lines
+    }
+
+    /// Whether the file holds only blank bytes (spaces, tabs, `\r`, `\n`) after the range.
+    func isBlankAfterRange() throws(ExportError) -> Bool {
+        guard let range else { return true }
+        return try !file.containsNonBlank(from: range.upperBound, scratch: buffer)
     }
 
     private func findNewline() -> Int? {
@@ -93,18 +108,21 @@ final class LineReader {
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// Moves to the first line starting at or after the range's start: counts the lines before
-    /// it (so lines keep their numbers in the whole file), then drops the line in progress at
-    /// the range's first byte, which belongs to the range before.
+    /// Moves to the first line starting at or after the range's start, dropping the line in
+    /// progress at the range's first byte, which belongs to the range before. Lines are numbered
+    /// as ``numbering`` says: counting the lines before the range means reading the file up to it.
     private func skipToRange() throws(ExportError) {
         skipping = false
         let first = range!.lowerBound
-        nextLineNumber += try file.countNewlines(before: first - 1, scratch: buffer)
+        if numbering == .fromFileStart {
+            nextLineNumber += try file.countNewlines(in: 0..<(first - 1), scratch: buffer)
+        }
         try file.seek(to: first - 1)
         bufferOffset = first - 1
         while true {
             if let newline = findNewline() {
-                nextLineNumber += 1
+                // From the range's start, a newline just before it ends no line of the range.
+                if numbering == .fromFileStart || bufferOffset + newline >= first { nextLineNumber += 1 }
                 start = newline + 1
                 scanned = start
                 return
@@ -163,4 +181,13 @@ final class LineReader {
             bytesRead += count
         }
     }
+}
+
+/// How the lines of a byte range of a file are numbered.
+public enum LineNumbering: Sendable {
+    /// As in the whole file: the lines before the range are counted, which reads the file up to it.
+    case fromFileStart
+    /// The line holding the range's first byte is line 1: add the newlines before the range
+    /// (``ExportReader/newlines(in:range:)`` of the ranges before) to get the file's numbers.
+    case fromRangeStart
 }

@@ -44,9 +44,13 @@ struct NDJSONDocumentSource<Decoder: NDJSONRecordDecoder>: ExportDocumentSource 
     private var pendingIndex = 0
     private var pendingError: ExportError?
 
-    /// Reads the documents of `file`, or of the lines that start in `range`.
-    init(file: InputFile, decoder: Decoder, chunkSize: Int, range: Range<Int>? = nil, threads: Int = Processors.online) {
-        records = NDJSONRecords(file: file, chunkSize: chunkSize, range: range)
+    /// Reads the documents of `file`, or of the lines that start in `range`, numbered as
+    /// `numbering` says.
+    init(
+        file: InputFile, decoder: Decoder, chunkSize: Int, range: Range<Int>? = nil, numbering: LineNumbering = .fromFileStart,
+        threads: Int = Processors.online
+    ) {
+        records = NDJSONRecords(file: file, chunkSize: chunkSize, range: range, numbering: numbering)
         self.decoder = decoder
         self.threads = threads
     }

@@ -1,20 +1,22 @@
 import JSONCore
 
-/// The records of an NDJSON file, parsed line by line while the file streams through a
-/// ``LineReader``; blank lines are skipped, and a file without any record is an error.
+/// The records of an NDJSON file (or of a byte range of it), parsed line by line while the
+/// file streams through a ``LineReader``; blank lines are skipped, and a file without any
+/// record is an error.
 struct NDJSONRecords {
     private let lines: LineReader
     /// The file, for messages.
     let path: String
     private var sawRecord = false
-    /// Whether the whole file is read (only then does no record mean an empty file).
-    private let wholeFile: Bool
+    /// Whether this reads the file's first line, so that it tells an empty file.
+    private let readsFirstLine: Bool
 
-    /// Reads the records of `file`, or only those whose lines start in `range`.
-    init(file: InputFile, chunkSize: Int, range: Range<Int>? = nil) {
-        lines = LineReader(file: file, chunkSize: chunkSize, range: range)
+    /// Reads the records of `file`, or only those whose lines start in `range`, numbered as
+    /// `numbering` says.
+    init(file: InputFile, chunkSize: Int, range: Range<Int>? = nil, numbering: LineNumbering = .fromFileStart) {
+        lines = LineReader(file: file, chunkSize: chunkSize, range: range, numbering: numbering)
         path = file.path
-        wholeFile = range == nil
+        readsFirstLine = (range?.lowerBound ?? 0) == 0
     }
 
     /// Bytes read from the file so far.
@@ -35,7 +37,8 @@ struct NDJSONRecords {
     /// valid until the next call.
     mutating func nextBatch(limit: Int) throws(ExportError) -> [Line] {
         let batch = try lines.nextBatch(limit: limit)
-        if batch.isEmpty, !sawRecord, wholeFile { throw .empty(file: path) }
+        // A file without a record is an error, found by the reader of its first line.
+        if batch.isEmpty, !sawRecord, readsFirstLine, try lines.isBlankAfterRange() { throw .empty(file: path) }
         sawRecord = true
         return batch
     }

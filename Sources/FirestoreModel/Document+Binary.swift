@@ -22,7 +22,7 @@ extension Document {
     public init(binary buffer: UnsafeRawBufferPointer, offset: inout Int) throws(BinaryDecodingError) {
         var reader = BinaryReader(buffer: buffer, offset: offset)
         let path = try reader.path()
-        guard path.isDocument else { throw reader.error("a document path has an even number of segments, found \(path)") }
+        guard path.isDocument else { throw reader.error("a document path needs a non-zero, even number of segments, found \"\(path)\"") }
         let fields = try reader.map()
         let times = try reader.byte()
         guard times < 4 else { throw reader.error("unknown time flags \(times)") }
@@ -68,6 +68,8 @@ public enum Varint {
         while position < buffer.count, shift < 64 {
             let byte = buffer[position]
             position += 1
+            // The tenth byte holds the 64th bit only.
+            if shift == 63, byte > 1 { return nil }
             value |= UInt64(byte & 0x7F) << shift
             if byte < 0x80 {
                 offset = position
@@ -165,6 +167,19 @@ private struct BinaryWriter {
 private struct BinaryReader {
     let buffer: UnsafeRawBufferPointer
     var offset: Int
+    /// Arrays and maps the value being read is inside, so damaged bytes cannot nest deeper
+    /// than ``maximumDepth`` (JSON's limit) and exhaust the stack.
+    private var depth = 0
+    private static let maximumDepth = 256
+
+    init(buffer: UnsafeRawBufferPointer, offset: Int) {
+        self.buffer = buffer
+        self.offset = offset
+    }
+
+    /// Room for `count` elements that the bytes say follow, at most what a small record needs,
+    /// so a damaged count cannot ask for gigabytes before the bytes run out.
+    private static func capacity(for count: Int) -> Int { min(count, 1024) }
 
     func error(_ message: String) -> BinaryDecodingError {
         BinaryDecodingError(offset: offset, message: message)
@@ -229,7 +244,7 @@ private struct BinaryReader {
     mutating func path() throws(BinaryDecodingError) -> ResourcePath {
         let count = try count()
         var segments: [String] = []
-        segments.reserveCapacity(count)
+        segments.reserveCapacity(Self.capacity(for: count))
         for _ in 0..<count { segments.append(try string()) }
         return ResourcePath(segments: segments)
     }
@@ -237,7 +252,7 @@ private struct BinaryReader {
     mutating func map() throws(BinaryDecodingError) -> MapValue {
         let count = try count()
         var fields: [MapValue.Field] = []
-        fields.reserveCapacity(count)
+        fields.reserveCapacity(Self.capacity(for: count))
         for _ in 0..<count {
             let key = try string()
             fields.append(MapValue.Field(key: key, value: try value()))
@@ -270,10 +285,21 @@ private struct BinaryReader {
         case .array:
             let count = try count()
             var values: [Value] = []
-            values.reserveCapacity(count)
+            values.reserveCapacity(Self.capacity(for: count))
+            try enter()
+            defer { depth -= 1 }
             for _ in 0..<count { values.append(try value()) }
             return .array(values)
-        case .map: return .map(try map())
+        case .map:
+            try enter()
+            defer { depth -= 1 }
+            return .map(try map())
         }
+    }
+
+    /// Goes one level deeper into arrays and maps, refusing to go past ``maximumDepth``.
+    private mutating func enter() throws(BinaryDecodingError) {
+        guard depth < Self.maximumDepth else { throw error("values are nested more than \(Self.maximumDepth) deep") }
+        depth += 1
     }
 }

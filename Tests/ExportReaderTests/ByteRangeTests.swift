@@ -47,6 +47,40 @@ struct ByteRangeTests {
         }
     }
 
+    /// Numbered from each range's start, the lines plus the newlines of the ranges before them
+    /// are the whole file's numbers, for every cut.
+    @Test(arguments: [2, 4096])
+    func rangesNumberedFromTheirStartAddUpToTheFilesNumbers(chunkSize: Int) throws {
+        let text = Self.lines.joined(separator: "\n") + "\n"
+        let path = Fixtures.temporaryFile("export.ndjson", text)
+        let reader = ExportReader(target: Fixtures.demo, chunkSize: chunkSize)
+        let whole = Self.describe(try reader.readAll(path, format: .restNDJSON))
+        let size = text.utf8.count
+        for cut in 1..<size {
+            var documents: [ExportedDocument] = []
+            try reader.read(path, format: .restNDJSON, byteRange: 0..<cut) { documents.append($0) }
+            let before = try reader.newlines(in: path, range: 0..<cut)
+            try reader.read(path, format: .restNDJSON, byteRange: cut..<size, lineNumbering: .fromRangeStart) { exported in
+                var exported = exported
+                exported.location.line += before
+                documents.append(exported)
+            }
+            #expect(Self.describe(documents) == whole, "cut at \(cut)")
+        }
+    }
+
+    @Test func aBlankFileIsEmptyHoweverItIsCut() throws {
+        let path = Fixtures.temporaryFile("export.ndjson", String(repeating: " \n", count: 50))
+        let reader = ExportReader(target: Fixtures.demo, chunkSize: 8)
+        let error = exportError { try reader.read(path, format: .restNDJSON, byteRange: 0..<40) { _ in } }
+        #expect(error?.description.contains("empty") == true, "\(String(describing: error))")
+        // A later range holds no record, and that is no error: the file's first range says it.
+        try reader.read(path, format: .restNDJSON, byteRange: 40..<100, lineNumbering: .fromRangeStart) { _ in Issue.record("a document") }
+        // A first range without a record, in a file with records after it, is no error either.
+        let later = Fixtures.temporaryFile("export.ndjson", String(repeating: " \n", count: 50) + Self.lines[0] + "\n")
+        try reader.read(later, format: .restNDJSON, byteRange: 0..<40) { _ in Issue.record("a document") }
+    }
+
     @Test func aFileWithoutAFinalNewlineIsReadToItsEnd() throws {
         let text = Self.lines.joined(separator: "\n")
         let path = Fixtures.temporaryFile("export.ndjson", text)
@@ -91,7 +125,7 @@ struct ByteRangeTests {
             ExportedDocumentLog.append(exported, file: index, to: &bytes)
         }
         let path = Fixtures.temporaryFile("shard.documents", bytes: bytes)
-        var source = try ExportedDocumentLog.open(path, files: ["exports/a.ndjson", "export/output-0"], database: Fixtures.demo)
+        var source = try ExportedDocumentLog.open(path, files: [.init(path: "exports/a.ndjson"), .init(path: "export/output-0")], database: Fixtures.demo)
         var read: [ExportedDocument] = []
         while let next = try source.next() { read.append(next) }
         #expect(read.map(\.location) == documents.map(\.location))
@@ -104,13 +138,13 @@ struct ByteRangeTests {
             #expect(actual.bytes == expected.bytes)
         }
         let wrongTable = exportError {
-            var source = try ExportedDocumentLog.open(path, files: ["only-one"], database: Fixtures.demo)
+            var source = try ExportedDocumentLog.open(path, files: [.init(path: "only-one")], database: Fixtures.demo)
             while try source.next() != nil {}
         }
         #expect(wrongTable?.description.contains("a record names file 1, not one of the 1 the log lists") == true, "\(String(describing: wrongTable))")
         let cut = Fixtures.temporaryFile("cut.documents", bytes: Array(bytes.dropLast(3)))
         let cutShort = exportError {
-            var source = try ExportedDocumentLog.open(cut, files: ["a", "b"], database: Fixtures.demo)
+            var source = try ExportedDocumentLog.open(cut, files: [.init(path: "a"), .init(path: "b")], database: Fixtures.demo)
             while try source.next() != nil {}
         }
         #expect(cutShort?.description.contains("the last record is cut short") == true, "\(String(describing: cutShort))")

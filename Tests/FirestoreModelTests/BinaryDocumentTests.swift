@@ -43,6 +43,11 @@ struct BinaryDocumentTests {
             var offset = 0
             #expect(throws: BinaryDecodingError.self) { try Array(bytes[..<end]).withUnsafeBytes { _ = try Document(binary: $0, offset: &offset) } }
         }
+        // Arrays in arrays past any real document's depth: an error, not a stack overflow.
+        var deep: [UInt8] = [2, 1, UInt8(ascii: "c"), 1, UInt8(ascii: "d"), 1, 1, UInt8(ascii: "a")]
+        deep += Array(repeating: [10, 1], count: 100_000).joined()
+        var deepOffset = 0
+        #expect(throws: BinaryDecodingError.self) { try deep.withUnsafeBytes { _ = try Document(binary: $0, offset: &deepOffset) } }
         var unknown = bytes
         unknown[unknown.firstIndex(of: 6)!] = 99  // the string's tag
         var offset = 0

@@ -48,14 +48,14 @@ struct ShardTests {
         let spec = InputSpec(pattern: "*", format: nil, location: nil)
         let sizes = [0, 10, 3, 0, 25, 1, 0]
         let layout = InputLayout(inputs: sizes.enumerated().map { index, size in
-            InputLayout.Input(path: "f\(index)", spec: spec, size: size, dataFiles: 1, isExportFolder: false)
+            InputLayout.Input(path: "f\(index)", spec: spec, size: size, dataFiles: 1, isExportFolder: false, modified: 0)
         })
-        // Even inputs are NDJSON (cut), odd ones are read whole.
-        func format(_ input: InputLayout.Input) -> ExportFormat? { Int(input.path.dropFirst())! % 2 == 0 ? .restNDJSON : .rest }
+        // Even inputs are NDJSON (cut), odd ones are read whole; only inputs a slice may read are asked.
+        func lineFormat(_ path: String) -> ExportFormat? { Int(path.dropFirst())! % 2 == 0 ? .restNDJSON : nil }
         var bytes = Array(repeating: 0, count: sizes.count)
         var whole = Array(repeating: 0, count: sizes.count)
         for index in 0..<count {
-            for piece in layout.pieces(of: Shard(index: index, count: count), format: format) {
+            for piece in layout.pieces(of: Shard(index: index, count: count), lineFormat: lineFormat) {
                 if let range = piece.byteRange {
                     #expect(!range.isEmpty && range.upperBound <= sizes[piece.input])
                     bytes[piece.input] += range.count

@@ -1,3 +1,4 @@
+import ExportReader
 import Foundation
 import Testing
 @testable import PipelineLanguage
@@ -133,23 +134,37 @@ struct ShardedBuildTests {
         #expect(try Self.published(site.directory, "merged") == (try Self.published(site.directory, "plain")))
     }
 
-    @Test func everyRecordIsReadByExactlyOneShard() throws {
+    /// The merge of any number of partials holds the documents one process reads, in its order,
+    /// with its locations (line numbers of ranges counted on across the shards).
+    @Test func theMergedDocumentsAreThoseOfOneProcess() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try Self.generatedProject(directory)
         let config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
         let layout = try InputLayout.expand(config)
-        let whole = try Partial.read(.whole, of: layout, config: config) { _ in }.documents.documents
+        let describe = { (documents: [ExportedDocument]) in documents.map { "\($0.document.path) \($0.location)" } }
+        let whole = describe(try Partial.readAll(of: layout, config: config) { _ in }.documents.documents)
+        #expect(whole.count == 420)
         for count in [2, 5, 16, 97] {
-            var seen: [String] = []
-            for index in 0..<count {
-                let partial = try Partial.read(Shard(index: index, count: count), of: layout, config: config) { _ in }
-                seen += partial.documents.documents.map { "\($0.document.path) \($0.location)" }
-            }
-            // Without the later versions' own places, the documents in order are the whole's.
-            #expect(Set(seen).isSuperset(of: whole.map { "\($0.document.path) \($0.location)" }), "\(count) shards")
-            #expect(seen.count >= whole.count && seen.count <= whole.count + 4, "\(count) shards")
+            let partials = directory.file("partials-\(count)")
+            for index in 0..<count { _ = try SiteBuilder(config: config).map(Shard(index: index, count: count), into: partials) }
+            let merged = try PartialFiles.read(from: [partials], config: config) { _ in }
+            #expect(describe(merged.documents.documents) == whole, "\(count) shards")
         }
+    }
+
+    @Test func anErrorInALaterShardNamesItsLineInTheWholeFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Self.generatedProject(directory)
+        var lines = try String(contentsOfFile: directory.file("exports/stories.ndjson"), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        lines[300] = lines[300].replacingOccurrences(of: "\"createTime\":\"2024-01-01T00:00:00Z\"", with: "\"createTime\":\"2025-01-01T00:00:00Z\"")[...]
+        try directory.write("exports/stories.ndjson", lines.joined(separator: "\n"))
+        let config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
+        let plain = try #require(throws: BuildError.self) { try SiteBuilder(config: config, outputDirectory: directory.file("plain")).build() }
+        #expect(plain.description.contains("stories.ndjson:301:1: document stories/s"), "\(plain)")
+        let sharded = try #require(throws: BuildError.self) { try SiteBuilder(config: config).map(Shard(index: 3, count: 4), into: directory.file("partials")) }
+        #expect(sharded.description == plain.description)
     }
 
     @Test func aMissingShardPublishesNothing() throws {
@@ -217,12 +232,12 @@ struct ShardedBuildTests {
         let config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
         let builder = SiteBuilder(config: config, outputDirectory: directory.file("site"))
         for index in 0..<2 { _ = try builder.map(Shard(index: index, count: 2), into: directory.file("partials")) }
-        let documents = directory.file("partials/shard-0-of-2.documents")
-        let handle = try #require(FileHandle(forUpdatingAtPath: documents))
+        let documents = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.file("partials")).first { $0.hasPrefix("shard-0-of-2.") && $0.hasSuffix(".documents") })
+        let handle = try #require(FileHandle(forUpdatingAtPath: directory.file("partials/\(documents)")))
         try handle.truncate(atOffset: 100)
         try handle.close()
         let error = try #require(throws: BuildError.self) { try builder.build(inputs: .partials(directories: [directory.file("partials")])) }
-        #expect(error.description.contains("shard-0-of-2.documents holds 100 bytes where its header says"))
+        #expect(error.description.contains("\(documents) holds 100 bytes where its header says"))
     }
 
     @Test func duplicatesAcrossShardsAreAnErrorUnderDuplicatesError() throws {

@@ -19,7 +19,7 @@ struct LoadedInputs: Sendable {
     /// well defined.
     static func load(_ config: PipelineConfig, progress: (BuildEvent) -> Void) throws(BuildError) -> LoadedInputs {
         let layout = try InputLayout.expand(config)
-        let partial = try Partial.read(.whole, of: layout, config: config, progress: progress)
+        let partial = try Partial.readAll(of: layout, config: config, progress: progress)
         return try LoadedInputs(
             documents: partial.documents, exportTimes: partial.exportTimes, files: layout.dataFileCount, bytes: layout.totalBytes,
             config: config, progress: progress)

@@ -50,12 +50,12 @@ public struct SiteBuilder: Sendable {
         let started = clock.now
         let layout = try InputLayout.expand(config)
         var writer = try PartialWriter(shard: shard, directory: directory, config: config)
-        let times = try Partial.readSlice(shard, of: layout, config: config, progress: progress) { exported throws(BuildError) in
-            try writer.append(exported)
+        let read = try Partial.readSlice(shard, of: layout, config: config, progress: progress) { exported, piece throws(BuildError) in
+            try writer.append(exported, piece: piece)
         }
         progress(.writingPartial)
         let documents = writer.count
-        let header = try writer.finish(exportTimes: times, layout: layout)
+        let header = try writer.finish(read, layout: layout)
         return MapReport(shard: shard.index, shards: shard.count, documents: documents, partial: header, seconds: (clock.now - started).seconds)
     }
 
@@ -263,7 +263,7 @@ public struct MapReport: Codable, Sendable {
     /// Shard `shard` (0-based) of `shards`.
     public var shard: Int
     public var shards: Int
-    /// The documents its slice holds (after duplicates within it).
+    /// The documents its slice holds (duplicates included: the merge resolves them).
     public var documents: Int
     /// The partial's header file.
     public var partial: String

@@ -22,6 +22,9 @@ struct InputLayout: Sendable {
         var dataFiles: Int
         /// Whether it is a managed or emulator export folder (or one of its metadata files).
         var isExportFolder: Bool
+        /// The newest modification time of its files, in nanoseconds since the epoch: with the
+        /// size, what tells a partial of today's inputs from one of yesterday's.
+        var modified: Int
     }
 
     /// What one slice reads of one input.
@@ -30,6 +33,9 @@ struct InputLayout: Sendable {
         var input: Int
         /// The byte range whose records it reads; nil for the whole input.
         var byteRange: Range<Int>?
+        /// The format to read it with: the config's, or for an input cut into ranges the one
+        /// found in its first lines.
+        var format: ExportFormat?
     }
 
     var inputs: [Input]
@@ -53,10 +59,10 @@ struct InputLayout: Sendable {
                 // An export folder counts as the data files it holds (reading it says what is
                 // wrong with it); sizes follow symlinks: the export's, not a link's.
                 let parts = (try? reader.files(of: path)) ?? [path]
-                let size = parts.reduce(0) { total, part in
-                    total + ((try? FileManager.default.attributesOfItem(atPath: (part as NSString).resolvingSymlinksInPath)[.size] as? Int) ?? 0)
-                }
-                inputs.append(Input(path: path, spec: spec, size: size, dataFiles: parts.count, isExportFolder: parts != [path]))
+                let stamps = parts.compactMap { FileStamp(path: $0) }
+                let size = stamps.reduce(0) { $0 + Int($1.size) }
+                let modified = stamps.map { $0.modifiedSeconds * 1_000_000_000 + $0.modifiedNanoseconds }.max() ?? 0
+                inputs.append(Input(path: path, spec: spec, size: size, dataFiles: parts.count, isExportFolder: parts != [path], modified: modified))
             }
         }
         return InputLayout(inputs: inputs)
@@ -64,10 +70,10 @@ struct InputLayout: Sendable {
 
     /// What slice `shard` reads, in reading order.
     ///
-    /// The format of an input cut by a slice's edge is needed to know whether it can be cut:
-    /// `format` tells it (the config's, else detected); an input whose format cannot be told
-    /// is read whole, by the slice its first byte is in, which then reports what is wrong.
-    func pieces(of shard: Shard, format: (Input) -> ExportFormat?) -> [Piece] {
+    /// Whether an input across a slice's edge can be cut depends on its format: the config's,
+    /// else `lineFormat` (asked only of the inputs this slice may read, and never parsing a
+    /// file whole); an input without one is read whole, by the slice its first byte is in.
+    func pieces(of shard: Shard, lineFormat: (String) -> ExportFormat?) -> [Piece] {
         let total = totalBytes
         func cut(_ slice: Int) -> Int { Int((Int64(total) * Int64(slice)) / Int64(shard.count)) }
         let (low, high) = (cut(shard.index), cut(shard.index + 1))
@@ -87,13 +93,15 @@ struct InputLayout: Sendable {
             let end = start + input.size
             let first = slice(containing: start)
             let last = input.size == 0 ? first : slice(containing: end - 1)
-            if first == last || !(format(input)?.readsInRanges ?? false) {
-                if first == shard.index { pieces.append(Piece(input: index, byteRange: nil)) }
+            guard (first...last).contains(shard.index) else { continue }
+            let format = first == last ? input.spec.format : input.spec.format ?? lineFormat(input.path)
+            guard first != last, let format, format.readsInRanges else {
+                if first == shard.index { pieces.append(Piece(input: index, byteRange: nil, format: input.spec.format)) }
                 continue
             }
             let (from, to) = (max(low, start), min(high, end))
             guard from < to else { continue }
-            pieces.append(Piece(input: index, byteRange: (from - start)..<(to - start)))
+            pieces.append(Piece(input: index, byteRange: (from - start)..<(to - start), format: format))
         }
         return pieces
     }

@@ -3,37 +3,40 @@ import FirestoreModel
 import JSONCore
 import PipelineLanguage
 
-/// What the map task of one shard read from its slice of the inputs, held in memory: what the
-/// merge needs to build the site exactly as one process reading every input builds it. (A map
-/// task for another machine streams the same documents to disk instead: ``PartialWriter``.)
+/// What the map of one process over all the inputs read, held in memory: what the merge needs
+/// to build the site. (The map task of a shard for another machine streams its documents to
+/// disk instead: ``PartialWriter``.)
 struct Partial: Sendable {
-    /// The slice's documents, de-duplicated within the slice; the merge de-duplicates across
-    /// slices the same way (``DocumentSet``).
+    /// The documents, with duplicates resolved as `duplicates:` says (``DocumentSet``).
     var documents: DocumentSet
     var exportTimes: ExportTimes
 
-    /// Reads slice `shard` of `layout`, telling `progress` how far it is.
-    static func read(_ shard: Shard, of layout: InputLayout, config: PipelineConfig, progress: (BuildEvent) -> Void) throws(BuildError) -> Partial {
+    /// Reads all of `layout` (the slice of ``Shard/whole``), telling `progress` how far it is.
+    static func readAll(of layout: InputLayout, config: PipelineConfig, progress: (BuildEvent) -> Void) throws(BuildError) -> Partial {
         var documents = DocumentSet(duplicates: config.duplicates)
-        let times = try readSlice(shard, of: layout, config: config, progress: progress) { exported throws(BuildError) in
+        let read = try readSlice(.whole, of: layout, config: config, progress: progress) { exported, _ throws(BuildError) in
             try documents.add(exported)
         }
-        return Partial(documents: documents, exportTimes: times)
+        return Partial(documents: documents, exportTimes: read.exportTimes)
     }
 
     /// Reads slice `shard` of `layout`, checking each document as it is read (a reference outside
     /// the database, an `updateTime` before `createTime`) and handing it to `body` in reading order.
+    ///
+    /// The lines of an input cut into ranges are numbered from the range's start (counting the
+    /// lines before it would read the file up to it): the result says, per such piece, the
+    /// newlines in its range, which the merge adds up to number them as in the whole file. An
+    /// error in such a piece is found again with the file's own line numbers before it is thrown.
     static func readSlice(
         _ shard: Shard, of layout: InputLayout, config: PipelineConfig, progress: (BuildEvent) -> Void,
-        each body: (ExportedDocument) throws(BuildError) -> Void
-    ) throws(BuildError) -> ExportTimes {
+        each body: (_ document: ExportedDocument, _ piece: Int) throws(BuildError) -> Void
+    ) throws(BuildError) -> SliceRead {
         let reader = ExportReader(target: config.database)
-        let pieces = layout.pieces(of: shard) { input in input.spec.format ?? (try? reader.detectFormat(of: input.path)) }
+        let pieces = layout.pieces(of: shard, lineFormat: reader.lineFormat(of:))
         let sizes = pieces.map { piece in piece.byteRange?.count ?? layout.inputs[piece.input].size }
         let totalBytes = sizes.reduce(0, +)
-        var times = ExportTimes()
+        var read = SliceRead(pieces: [], exportTimes: ExportTimes())
         var bytesBefore = 0
-        var failure: BuildError?
         for (index, piece) in pieces.enumerated() {
             let input = layout.inputs[piece.input]
             let size = sizes[index]
@@ -44,30 +47,55 @@ struct Partial: Sendable {
                     totalBytesRead: bytesBefore + bytesRead, totalBytes: totalBytes)))
             }
             reading(0)
+            let numbering: LineNumbering = (piece.byteRange?.lowerBound ?? 0) > 0 ? .fromRangeStart : .fromFileStart
+            var failure: BuildError?
             do throws(ExportError) {
                 let exportTime = try reader.read(
-                    input.path, format: input.spec.format, hints: input.spec.hints, byteRange: piece.byteRange, progress: reading
+                    input.path, format: piece.format, hints: input.spec.hints, byteRange: piece.byteRange, lineNumbering: numbering, progress: reading
                 ) { exported in
                     guard failure == nil else { return }
                     do throws(BuildError) {
                         try check(exported, config: config)
-                        try body(exported)
+                        try body(exported, index)
                     } catch {
                         failure = error
                     }
                 }
                 if let exportTime {
-                    times.taken.append(exportTime)
+                    read.exportTimes.taken.append(exportTime)
                 } else if input.isExportFolder {
-                    times.untimedExport = input.path
+                    read.exportTimes.untimedExport = input.path
                 }
             } catch {
-                throw .input(error)
+                failure = .input(error)
             }
-            if let failure { throw failure }
+            if let failure {
+                guard numbering == .fromRangeStart else { throw failure }
+                throw firstFailure(in: piece, of: layout, reader: reader, config: config) ?? failure
+            }
+            var newlines: Int?
+            if let range = piece.byteRange {
+                do throws(ExportError) { newlines = try reader.newlines(in: input.path, range: range) } catch { throw .input(error) }
+            }
+            read.pieces.append(SliceRead.Piece(input: piece.input, byteRange: piece.byteRange, newlines: newlines))
             bytesBefore += size
         }
-        return times
+        return read
+    }
+
+    /// The first error reading `piece` meets, with the lines numbered as in the whole file.
+    private static func firstFailure(in piece: InputLayout.Piece, of layout: InputLayout, reader: ExportReader, config: PipelineConfig) -> BuildError? {
+        let input = layout.inputs[piece.input]
+        var failure: BuildError?
+        do throws(ExportError) {
+            try reader.read(input.path, format: piece.format, hints: input.spec.hints, byteRange: piece.byteRange) { exported in
+                guard failure == nil else { return }
+                do throws(BuildError) { try check(exported, config: config) } catch { failure = error }
+            }
+        } catch {
+            return failure ?? .input(error)
+        }
+        return failure
     }
 
     /// Problems a client would hit with this document, reported where it was read.
@@ -82,6 +110,20 @@ struct Partial: Sendable {
             throw .data("document \(document.path) has updateTime \(update) before createTime \(create)", location: exported.location)
         }
     }
+}
+
+/// What reading a slice found besides its documents.
+struct SliceRead: Sendable {
+    /// One input the slice read, whole or a byte range of it.
+    struct Piece: Sendable {
+        var input: Int
+        var byteRange: Range<Int>?
+        /// The newlines in `byteRange`, for the line numbers of the ranges after it.
+        var newlines: Int?
+    }
+
+    var pieces: [Piece]
+    var exportTimes: ExportTimes
 }
 
 /// What the managed and emulator exports read say of when they were taken.

@@ -5,14 +5,16 @@ import Foundation
 import JSONCore
 import PipelineLanguage
 
-/// A ``Partial`` on disk, for a map task on one machine and the merge on another: two files in
-/// the partial directory, `shard-K-of-N.documents` (the documents, an ``ExportedDocumentLog``)
-/// and `shard-K-of-N.json` (the ``Header``). The header is written last, atomically, so a
-/// killed map task leaves no partial that looks complete.
+/// A map task's partial on disk, for the merge on another machine: in the partial directory,
+/// `shard-K-of-N.json` (the ``Header``) names its documents file, `shard-K-of-N.<run>.documents`
+/// (an ``ExportedDocumentLog``), where `<run>` is random per run. The header is written last,
+/// atomically, so a killed map task leaves no partial that looks complete, and two attempts of
+/// one shard never write the same file.
 ///
-/// A partial names the pipeline (its config's text and the inputs it read, by path and size)
-/// and the binary that made it (version and ``BinaryDigest``); the merge refuses partials of another
-/// pipeline or binary, and merges only when every shard of the same count is there.
+/// A partial names the pipeline (its config's text, and every input by path, size and
+/// modification time) and the binary that made it (version and ``BinaryDigest``); the merge
+/// refuses partials of another pipeline or binary, and merges only when every shard of the same
+/// count is there, once.
 enum PartialFiles {
     /// What the header says.
     struct Header: Codable, Equatable, Sendable {
@@ -21,6 +23,24 @@ enum PartialFiles {
             var path: String
             var bytes: Int
             var dataFiles: Int
+            /// Nanoseconds since the epoch.
+            var modified: Int
+        }
+
+        /// One input the slice read, whole or a byte range of it.
+        struct Piece: Codable, Equatable, Sendable {
+            /// The index in `inputs`.
+            var input: Int
+            var start: Int?
+            var end: Int?
+            /// The newlines in `start..<end`: the lines of the input's later ranges count on from them.
+            var newlines: Int?
+        }
+
+        /// A file the documents' locations name, by index: its path and the piece it was read in.
+        struct File: Codable, Equatable, Sendable {
+            var path: String
+            var piece: Int
         }
 
         var format: String
@@ -31,10 +51,12 @@ enum PartialFiles {
         var shards: Int
         /// Every input of the pipeline (not only the slice's), in reading order.
         var inputs: [Input]
-        /// The files the documents' locations name, by index.
-        var files: [String]
+        var pieces: [Piece]
+        var files: [File]
         var exportTimes: [String]
         var untimedExport: String?
+        /// The documents file, in the header's directory.
+        var documentsFile: String
         var documents: Int
         var documentsBytes: Int
     }
@@ -55,7 +77,13 @@ enum PartialFiles {
     static func read(
         from directories: [String], config: PipelineConfig, progress: (BuildEvent) -> Void
     ) throws(BuildError) -> (documents: DocumentSet, exportTimes: ExportTimes, files: Int, bytes: Int) {
+        // The same directory named twice (or by another path) holds the same partials once.
+        var seen: Set<String> = []
+        let directories = directories.filter { seen.insert(URL(fileURLWithPath: $0).resolvingSymlinksInPath().standardizedFileURL.path).inserted }
         let headers = try findHeaders(in: directories)
+        guard BinaryDigest.current != BinaryDigest.unknown else {
+            throw .partials("cannot tell this binary from another (no build ID, and its file cannot be read), so no partial can be checked to come from it")
+        }
         let pipeline = pipelineDigest(config)
         let first = headers[0]
         for (path, header) in headers {
@@ -66,7 +94,7 @@ enum PartialFiles {
                 throw .partials(
                     "\(path) was made by another bundlepress binary (\(header.bundlepress), \(header.binary); this is \(Version.current), \(BinaryDigest.current)): run every map task and the merge with the same binary")
             }
-            guard header.shards >= 1, (0..<header.shards).contains(header.shard) else {
+            guard (1...Shard.maximumCount).contains(header.shards), (0..<header.shards).contains(header.shard) else {
                 throw .partials("\(path) says it is shard \(header.shard) of \(header.shards), which is not a shard")
             }
             guard header.pipelineSHA256 == pipeline else {
@@ -97,9 +125,21 @@ enum PartialFiles {
         var bytesBefore = 0
         var documents = DocumentSet(duplicates: config.duplicates)
         var exportTimes = ExportTimes()
+        // Per input, the newlines of its ranges read so far, in shard order.
+        var newlinesBefore: [Int: Int] = [:]
         for index in 0..<count {
             let (path, header) = byIndex[index]!
-            exportTimes.append(try readDocuments(of: header, at: path, config: config, into: &documents) { bytesRead in
+            var linesBefore: [Int] = []
+            for piece in header.pieces {
+                guard first.header.inputs.indices.contains(piece.input) else { throw .partials("\(path) names input \(piece.input), which is not one") }
+                linesBefore.append((piece.start ?? 0) > 0 ? newlinesBefore[piece.input, default: 0] : 0)
+                newlinesBefore[piece.input, default: 0] += piece.newlines ?? 0
+            }
+            let files = try header.files.map { file throws(BuildError) in
+                guard linesBefore.indices.contains(file.piece) else { throw .partials("\(path) names piece \(file.piece), which is not one") }
+                return ExportedDocumentLog.File(path: file.path, linesBefore: linesBefore[file.piece])
+            }
+            exportTimes.append(try readDocuments(of: header, at: path, files: files, config: config, into: &documents) { bytesRead in
                 progress(.readingInput(BuildEvent.InputProgress(
                     path: path, index: index, count: count, bytesRead: bytesRead, bytes: header.documentsBytes,
                     totalBytesRead: bytesBefore + bytesRead, totalBytes: totalBytes)))
@@ -138,9 +178,13 @@ enum PartialFiles {
     /// Adds the documents of the partial whose header is at `headerPath` to `documents`;
     /// returns its export times.
     private static func readDocuments(
-        of header: Header, at headerPath: String, config: PipelineConfig, into documents: inout DocumentSet, progress: (Int) -> Void
+        of header: Header, at headerPath: String, files: [ExportedDocumentLog.File], config: PipelineConfig, into documents: inout DocumentSet,
+        progress: (Int) -> Void
     ) throws(BuildError) -> ExportTimes {
-        let path = String(headerPath.dropLast(".json".count)) + ".documents"
+        guard header.documentsFile == (header.documentsFile as NSString).lastPathComponent, header.documentsFile.hasSuffix(".documents") else {
+            throw .partials("\(headerPath) names \(header.documentsFile) as its documents, which is not a documents file beside it")
+        }
+        let path = ((headerPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(header.documentsFile)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         guard size == header.documentsBytes else {
             throw .partials("\(path) holds \(size.map { "\($0) bytes" } ?? "nothing") where its header says \(header.documentsBytes): it is incomplete or from another run; run its map task again")
@@ -153,7 +197,7 @@ enum PartialFiles {
         func damaged(_ error: ExportError) -> BuildError { .partials("\(path) is damaged: \(error)") }
         var source: any ExportDocumentSource
         do throws(ExportError) {
-            source = try ExportedDocumentLog.open(path, files: header.files, database: config.database)
+            source = try ExportedDocumentLog.open(path, files: files, database: config.database)
         } catch {
             throw damaged(error)
         }
@@ -200,43 +244,56 @@ enum PartialFiles {
 struct PartialWriter: ~Copyable {
     let shard: Shard
     let config: PipelineConfig
-    private let documentsPath: String
+    private let directory: String
+    private let documentsName: String
     private let headerPath: String
     private let file: OutputFile
     private var buffer: [UInt8] = []
-    /// The files the locations name, by index, and each one's index.
-    private var files: [String] = []
+    /// The files the locations name, each with the piece it was read in, by index.
+    private var files: [PartialFiles.Header.File] = []
     private var fileIndexes: [String: Int] = [:]
+    private var lastPiece = -1
     private(set) var count = 0
 
-    /// Starts the partial of `shard` in `directory` (created if missing), removing the header of
-    /// an earlier run first: until the new one is in place, the shard is missing, not stale.
+    /// Starts the partial of `shard` in `directory` (created if missing), removing what an
+    /// earlier run of the shard left there first: until the new header is in place, the shard
+    /// is missing, not stale.
     init(shard: Shard, directory: String, config: PipelineConfig) throws(BuildError) {
         self.shard = shard
         self.config = config
-        let base = (directory as NSString).appendingPathComponent(PartialFiles.baseName(of: shard))
-        (documentsPath, headerPath) = (base + ".documents", base + ".json")
+        self.directory = directory
+        let base = PartialFiles.baseName(of: shard)
+        headerPath = (directory as NSString).appendingPathComponent(base + ".json")
+        documentsName = "\(base).\(UUID().uuidString.prefix(8).lowercased()).documents"
         do throws(PublishError) {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name.hasPrefix(base + ".") {
+                    try FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(name))
+                }
             } catch {
-                throw PublishError(path: directory, message: "cannot create the partial directory: \(error.localizedDescription)")
+                throw PublishError(path: directory, message: "cannot prepare the partial directory: \(error.localizedDescription)")
             }
-            try? FileManager.default.removeItem(atPath: headerPath)
-            file = try OutputFile(creating: documentsPath + ".partial")
+            file = try OutputFile(creating: (directory as NSString).appendingPathComponent(documentsName + ".partial"))
         } catch {
             throw .publish(error)
         }
     }
 
-    mutating func append(_ exported: ExportedDocument) throws(BuildError) {
+    /// Writes `exported`, read in piece `piece` of the slice.
+    mutating func append(_ exported: ExportedDocument, piece: Int) throws(BuildError) {
+        if piece != lastPiece {
+            // Locations are numbered per piece: a file read in two pieces is two entries.
+            fileIndexes.removeAll(keepingCapacity: true)
+            lastPiece = piece
+        }
         let name = exported.location.file
         let index: Int
         if let known = fileIndexes[name] {
             index = known
         } else {
             index = files.count
-            files.append(name)
+            files.append(PartialFiles.Header.File(path: name, piece: piece))
             fileIndexes[name] = index
         }
         ExportedDocumentLog.append(exported, file: index, to: &buffer)
@@ -246,17 +303,19 @@ struct PartialWriter: ~Copyable {
 
     /// Flushes the documents to disk and moves them into place, then writes the header, which
     /// completes the partial; returns the header's path.
-    consuming func finish(exportTimes: ExportTimes, layout: InputLayout) throws(BuildError) -> String {
+    consuming func finish(_ read: SliceRead, layout: InputLayout) throws(BuildError) -> String {
         try flush()
+        let documentsPath = (directory as NSString).appendingPathComponent(documentsName)
         do throws(PublishError) {
             try file.finish()
             try PartialFiles.rename(documentsPath + ".partial", to: documentsPath)
             let header = PartialFiles.Header(
                 format: PartialFiles.format, bundlepress: Version.current, binary: BinaryDigest.current,
                 pipelineSHA256: PartialFiles.pipelineDigest(config), shard: shard.index, shards: shard.count,
-                inputs: layout.inputs.map { PartialFiles.Header.Input(path: $0.path, bytes: $0.size, dataFiles: $0.dataFiles) },
-                files: files, exportTimes: exportTimes.taken.map(\.rfc3339), untimedExport: exportTimes.untimedExport,
-                documents: count, documentsBytes: file.byteCount)
+                inputs: layout.inputs.map { PartialFiles.Header.Input(path: $0.path, bytes: $0.size, dataFiles: $0.dataFiles, modified: $0.modified) },
+                pieces: read.pieces.map { PartialFiles.Header.Piece(input: $0.input, start: $0.byteRange?.lowerBound, end: $0.byteRange?.upperBound, newlines: $0.newlines) },
+                files: files, exportTimes: read.exportTimes.taken.map(\.rfc3339), untimedExport: read.exportTimes.untimedExport,
+                documentsFile: documentsName, documents: count, documentsBytes: file.byteCount)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data: Data
@@ -289,7 +348,9 @@ struct PartialWriter: ~Copyable {
 /// from its content) where it has one, else the SHA-256 of the executable file, computed once.
 /// Partials from another binary are refused.
 enum BinaryDigest {
-    static let current: String = buildID() ?? fileDigest() ?? "unknown"
+    static let current: String = buildID() ?? fileDigest() ?? unknown
+    /// What ``current`` is when the binary cannot be told.
+    static let unknown = "unknown"
 
     /// The build ID note of a 64-bit little-endian ELF executable (Linux), read from its
     /// program headers: a few kilobytes, however large the binary.
