@@ -328,6 +328,8 @@ struct PartialWriter: ~Copyable {
             try headerFile.append(Array(data) + [UInt8(ascii: "\n")])
             try headerFile.finish()
             try PartialFiles.rename(headerPath + ".partial", to: headerPath)
+            // The renames are on disk before the task reports success.
+            try SitePublisher.syncDirectory(directory)
         } catch {
             throw .publish(error)
         }
