@@ -23,6 +23,7 @@ Arguments after `--` go to the merge (`--output`, `--previous`, `--snapshot-time
 Exit status: the merge's (0 on success); a failed map task fails the Spark job (status 1).
 """
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -74,12 +75,13 @@ def map_task(shard, shards, config, binary, partials):
             raise RuntimeError(f"map task {shard}/{shards} exited {finished.returncode}: {finished.stderr.strip()}")
         if partials:
             return []
-        stem = "shard-" + str(shard).zfill(len(str(shards - 1))) + f"-of-{shards}"
-        files = []
-        for suffix in (".documents", ".json"):
-            with open(os.path.join(directory, stem + suffix), "rb") as partial:
-                files.append((stem + suffix, partial.read()))
-        return files
+        header = "shard-" + str(shard).zfill(len(str(shards - 1))) + f"-of-{shards}.json"
+        with open(os.path.join(directory, header), "rb") as partial:
+            header_bytes = partial.read()
+        # The header names its documents file (shard-K-of-N.<run>.documents).
+        documents = json.loads(header_bytes)["documentsFile"]
+        with open(os.path.join(directory, documents), "rb") as partial:
+            return [(documents, partial.read()), (header, header_bytes)]
     finally:
         if not partials:
             shutil.rmtree(directory, ignore_errors=True)
