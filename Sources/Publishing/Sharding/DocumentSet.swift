@@ -34,5 +34,4 @@ struct DocumentSet: Sendable {
             documents.append(exported)
         }
     }
-
 }

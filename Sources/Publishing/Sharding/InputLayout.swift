@@ -1,5 +1,4 @@
 import ExportReader
-import Foundation
 import PipelineLanguage
 
 /// The inputs of a pipeline in the order a build reads them (config order, each pattern's
@@ -94,8 +93,9 @@ struct InputLayout: Sendable {
             let first = slice(containing: start)
             let last = input.size == 0 ? first : slice(containing: end - 1)
             guard (first...last).contains(shard.index) else { continue }
-            let format = first == last ? input.spec.format : input.spec.format ?? lineFormat(input.path)
-            guard first != last, let format, format.readsInRanges else {
+            // Only an input across a slice's edge needs its format known here.
+            let format = first == last ? nil : input.spec.format ?? lineFormat(input.path)
+            guard let format, format.readsInRanges else {
                 if first == shard.index { pieces.append(Piece(input: index, byteRange: nil, format: input.spec.format)) }
                 continue
             }
