@@ -25,3 +25,18 @@ extension ExportDocumentSource {
     /// Formats parsed as a whole before their first document cannot say how far they are.
     public var bytesRead: Int? { nil }
 }
+
+extension ExportDocumentSource {
+    /// Hands every document left to `body` in order, and tells `progress` the bytes read
+    /// whenever that grows (see ``bytesRead``).
+    public mutating func forEach(progress: (Int) -> Void = { _ in }, _ body: (ExportedDocument) -> Void) throws(ExportError) {
+        var reported = 0
+        while let document = try next() {
+            if let bytesRead, bytesRead > reported {
+                reported = bytesRead
+                progress(bytesRead)
+            }
+            body(document)
+        }
+    }
+}

@@ -124,14 +124,7 @@ public struct ExportReader: Sendable {
         lineNumbering: LineNumbering = .fromFileStart, progress: (Int) -> Void = { _ in }, each body: (ExportedDocument) -> Void
     ) throws(ExportError) -> Timestamp? {
         var source = try open(path, format: format, hints: hints, byteRange: byteRange, lineNumbering: lineNumbering)
-        var reported = 0
-        while let document = try source.next() {
-            if let bytesRead = source.bytesRead, bytesRead > reported {
-                reported = bytesRead
-                progress(bytesRead)
-            }
-            body(document)
-        }
+        try source.forEach(progress: progress, body)
         return source.exportTime
     }
 

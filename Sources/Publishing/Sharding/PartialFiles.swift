@@ -185,7 +185,7 @@ enum PartialFiles {
             throw .partials("\(headerPath) names \(header.documentsFile) as its documents, which is not a documents file beside it")
         }
         let path = ((headerPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(header.documentsFile)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        let size = FileStamp(path: path).map { Int($0.size) }
         guard size == header.documentsBytes else {
             throw .partials("\(path) holds \(size.map { "\($0) bytes" } ?? "nothing") where its header says \(header.documentsBytes): it is incomplete or from another run; run its map task again")
         }
@@ -194,26 +194,23 @@ enum PartialFiles {
             guard let time = try? Timestamp(rfc3339: text) else { throw .partials("\(headerPath): \"\(text)\" is not an export time") }
             times.taken.append(time)
         }
-        func damaged(_ error: ExportError) -> BuildError { .partials("\(path) is damaged: \(error)") }
-        var source: any ExportDocumentSource
-        do throws(ExportError) {
-            source = try ExportedDocumentLog.open(path, files: files, database: config.database)
-        } catch {
-            throw damaged(error)
-        }
-        var reported = 0
         var count = 0
-        while true {
-            let next: ExportedDocument?
-            do throws(ExportError) { next = try source.next() } catch { throw damaged(error) }
-            guard let exported = next else { break }
-            if let bytesRead = source.bytesRead, bytesRead > reported {
-                reported = bytesRead
-                progress(bytesRead)
+        var failure: BuildError?
+        do throws(ExportError) {
+            var source = try ExportedDocumentLog.open(path, files: files, database: config.database)
+            try source.forEach(progress: progress) { exported in
+                guard failure == nil else { return }
+                do throws(BuildError) {
+                    try documents.add(exported)
+                    count += 1
+                } catch {
+                    failure = error
+                }
             }
-            try documents.add(exported)
-            count += 1
+        } catch {
+            throw .partials("\(path) is damaged: \(error)")
         }
+        if let failure { throw failure }
         guard count == header.documents else {
             throw .partials("\(path) holds \(count) documents where its header says \(header.documents); run its map task again")
         }
@@ -227,12 +224,6 @@ enum PartialFiles {
         hash.update(data: Data("\(format)\n\(config.database)\nduplicates \(config.duplicates.rawValue)\n".utf8))
         hash.update(data: Data(config.source.utf8))
         return hash.finalize().hex
-    }
-
-    fileprivate static func rename(_ from: String, to: String) throws(PublishError) {
-        guard Foundation.rename(from, to) == 0 else {
-            throw PublishError(path: to, message: "cannot move \(from) into place: \(String(cString: strerror(errno)))")
-        }
     }
 }
 
@@ -308,7 +299,7 @@ struct PartialWriter: ~Copyable {
         let documentsPath = (directory as NSString).appendingPathComponent(documentsName)
         do throws(PublishError) {
             try file.finish()
-            try PartialFiles.rename(documentsPath + ".partial", to: documentsPath)
+            try SitePublisher.rename(documentsPath + ".partial", to: documentsPath)
             let header = PartialFiles.Header(
                 format: PartialFiles.format, bundlepress: Version.current, binary: BinaryDigest.current,
                 pipelineSHA256: PartialFiles.pipelineDigest(config), shard: shard.index, shards: shard.count,
@@ -324,12 +315,9 @@ struct PartialWriter: ~Copyable {
             } catch {
                 throw PublishError(path: headerPath, message: "cannot encode: \(error)")
             }
-            let headerFile = try OutputFile(creating: headerPath + ".partial")
-            try headerFile.append(Array(data) + [UInt8(ascii: "\n")])
-            try headerFile.finish()
-            try PartialFiles.rename(headerPath + ".partial", to: headerPath)
-            // The renames are on disk before the task reports success.
-            try SitePublisher.syncDirectory(directory)
+            // Written whole or not at all, and on disk (with the documents' rename) before the
+            // task reports success.
+            try SitePublisher.replaceAtomically(path: headerPath, with: Array(data) + [UInt8(ascii: "\n")])
         } catch {
             throw .publish(error)
         }
@@ -391,12 +379,6 @@ enum BinaryDigest {
     }
 
     private static func fileDigest() -> String? {
-        guard let path = Bundle.main.executablePath, let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var hash = SHA256()
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            hash.update(data: chunk)
-        }
-        return "sha256 " + hash.finalize().hex
+        Bundle.main.executablePath.flatMap(BuildFingerprint.contentDigest(of:)).map { "sha256 " + $0 }
     }
 }

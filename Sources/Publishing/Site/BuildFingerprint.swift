@@ -72,7 +72,7 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
     }
 
     /// The SHA-256 of a file's bytes, read in 1 MiB pieces; nil if it cannot be read.
-    private static func contentDigest(of path: String) -> String? {
+    static func contentDigest(of path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var hash = SHA256()
