@@ -46,20 +46,31 @@ extension Document {
     /// twice per document: in its metadata element and in the document).
     public func encodeBundleJSON(into writer: inout JSONWriter, name: String) {
         precondition(createTime != nil && updateTime != nil, "document times are resolved before encoding")
-        encodeRESTJSON(into: &writer, name: name)
+        encodeRESTJSON(into: &writer, name: name, encodedFields: nil)
+    }
+
+    /// The same with the `fields` object already encoded (by ``MapValue/encodeFields(into:)``,
+    /// perhaps in another process): `encodedFields` is copied as it is, in place of `fields`.
+    public func encodeBundleJSON(into writer: inout JSONWriter, name: String, encodedFields: [UInt8]) {
+        precondition(createTime != nil && updateTime != nil, "document times are resolved before encoding")
+        encodeRESTJSON(into: &writer, name: name, encodedFields: encodedFields)
     }
 
     /// Writes the document as a Firestore REST `Document` (what ``decodeREST(_:relativeTo:)``
     /// reads back losslessly): `{"name","fields"}`, then `createTime` and `updateTime` when set.
     public func encodeRESTJSON(into writer: inout JSONWriter, database: DatabaseID) {
-        encodeRESTJSON(into: &writer, name: ResourceName(database: database, path: path).description)
+        encodeRESTJSON(into: &writer, name: ResourceName(database: database, path: path).description, encodedFields: nil)
     }
 
-    private func encodeRESTJSON(into writer: inout JSONWriter, name: String) {
+    private func encodeRESTJSON(into writer: inout JSONWriter, name: String, encodedFields: [UInt8]?) {
         writer.raw("{\"name\":")
         writer.string(name)
         writer.raw(",\"fields\":")
-        fields.encodeFields(into: &writer)
+        if let encodedFields {
+            writer.raw(bytes: encodedFields)
+        } else {
+            fields.encodeFields(into: &writer)
+        }
         if let createTime {
             writer.raw(",\"createTime\":")
             writer.string(createTime.rfc3339)

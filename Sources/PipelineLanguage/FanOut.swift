@@ -41,6 +41,9 @@ public struct FanOut: Sendable, Equatable {
     public var location: SourceLocation?
     /// The fields its bundles publish: the site's rules with the template's own over them.
     public var fieldPolicy = FieldPolicy()
+    /// The fields its template's queries read, as filled in with a stand-in value (the same for
+    /// every value unless a field name holds the placeholder).
+    public var fieldsRead: [FieldPath] = []
 
     /// True when the values are only known once the inputs are read.
     public var dependsOnData: Bool {

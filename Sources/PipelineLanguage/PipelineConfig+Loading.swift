@@ -118,7 +118,10 @@ extension PipelineConfig {
             if let fanOut { fanOuts.append(fanOut) }
             for entry in entries {
                 let bundle = try parseBundle(entry.node, binding: entry.binding, queryParser: queryParser, sitePolicy: fieldPolicy)
-                if fanOut != nil { fanOuts[fanOuts.count - 1].fieldPolicy = bundle.fieldPolicy }
+                if fanOut != nil {
+                    fanOuts[fanOuts.count - 1].fieldPolicy = bundle.fieldPolicy
+                    fanOuts[fanOuts.count - 1].fieldsRead = bundle.queries.flatMap(\.query.fieldsRead)
+                }
                 if entry.isStandIn { continue }
                 if let other = bundles.first(where: { $0.id == bundle.id }) {
                     throw entry.node.error("bundle id \"\(bundle.id)\" is used twice (also at \(other.location.map(String.init(describing:)) ?? "?"))")

@@ -50,6 +50,18 @@ public struct PipelineConfig: Sendable {
     /// are known (relative times, cursors at a document).
     public internal(set) var source: String
 
+    /// Every field a named query or a `for_each` reads from the documents (the document key
+    /// left out): all a build needs of the documents besides the ones it ships.
+    public var fieldsRead: [FieldPath] {
+        var seen: Set<FieldPath> = []
+        let read = bundles.flatMap { $0.queries.flatMap(\.query.fieldsRead) }
+            + fanOuts.flatMap { fanOut -> [FieldPath] in
+                guard case .field(let field, _) = fanOut.source else { return fanOut.fieldsRead }
+                return fanOut.fieldsRead + [field]
+            }
+        return read.filter { !$0.isDocumentKey && seen.insert($0).inserted }
+    }
+
     /// The `fields:`/`redact:` rules of the bundle `id`, made by the `for_each` whose id is
     /// `template` when it was: a fan-out's rules are its template's, which every value fills in
     /// alike but for a placeholder in a collection or field name.

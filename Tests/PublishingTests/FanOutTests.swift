@@ -79,6 +79,37 @@ struct FanOutTests {
         #expect(json.contains("\"template\" : \"stories-{cat}\","), "\(json)")
     }
 
+    /// A build keeps in memory only the fields queries read, known from the config before the
+    /// inputs are read; a placeholder in a field name makes the fields known only after: they
+    /// are taken in then, and the bundles still carry whole documents.
+    @Test func aPlaceholderInAFieldNameReadsTheFieldsItNames() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let tags = { (pairs: KeyValuePairs<String, String>) in "{\"mapValue\":{\"fields\":\(NDJSON.fields(pairs))}}" }
+        let data = NDJSON.file(
+            NDJSON.document("stories/s1", NDJSON.fields(["cat": NDJSON.string("news"), "tags": tags(["news": NDJSON.bool(true)])])),
+            NDJSON.document("stories/s2", NDJSON.fields(["cat": NDJSON.string("sport"), "tags": tags(["news": NDJSON.bool(true), "sport": NDJSON.bool(true)])])),
+            NDJSON.document("stories/s3", NDJSON.fields(["cat": NDJSON.string("news"), "tags": tags([:])])))
+        let config = try SmallSite.write(into: dir, config: Newsroom.config("""
+              - id: "tagged-{cat}"
+                for_each: {field: cat, collection: stories}
+                queries:
+                  "tagged-{cat}":
+                    collection: stories
+                    where: [["tags.{cat}", ==, true]]
+
+            """), data: data)
+        let report = try build(config: config)
+        #expect(report.bundles.map(\.id) == ["tagged-news", "tagged-sport"])
+        let site = dir.file("site")
+        let manifest = try readManifest(site: site)
+        let news = try readBundle(site: site, url: manifest.bundles[0].url)
+        #expect(news.documents.map(\.metadata.name.path) == [path("stories/s1"), path("stories/s2")])
+        #expect(news.documents.map { $0.document?.fields.fields.map(\.key) ?? [] } == [["cat", "tags"], ["cat", "tags"]])
+        let sport = try readBundle(site: site, url: manifest.bundles[1].url)
+        #expect(sport.documents.map(\.metadata.name.path) == [path("stories/s2")])
+    }
+
     @Test func integerValuesStayIntegersInQueriesAndBecomeTextInNames() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -145,9 +176,13 @@ struct FanOutTests {
         let config = try parseConfig(Newsroom.config(Newsroom.byCategory))
         // Checked with a stand-in value, listed in fanOuts, and built only once the data is read.
         #expect(config.bundles.map(\.id) == ["front", "back"])
-        #expect(config.fanOuts == [FanOut(
+        var fanOut = FanOut(
             source: .field(FieldPath(segments: ["cat"]), collection: path("stories")), placeholder: "cat", idTemplate: "stories-{cat}",
-            location: SourceLocation(file: "pipeline.yml", line: 7, column: 15))])
+            location: SourceLocation(file: "pipeline.yml", line: 7, column: 15))
+        // What its queries read, known from the stand-in: a build keeps it of every document.
+        fanOut.fieldsRead = [FieldPath(segments: ["cat"])]
+        #expect(config.fanOuts == [fanOut])
+        #expect(config.fieldsRead.map(\.canonicalString) == ["cat"])
     }
 
     @Test func namedQueryOfAFanOutRunsByItsFilledName() throws {

@@ -142,14 +142,14 @@ struct ShardedBuildTests {
         try Self.generatedProject(directory)
         let config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
         let layout = try InputLayout.expand(config)
-        let describe = { (documents: [ExportedDocument]) in documents.map { "\($0.document.path) \($0.location)" } }
-        let whole = describe(try Partial.readAll(of: layout, config: config) { _ in }.documents.documents)
+        let describe = { (documents: DocumentSet) in documents.entries.map { "\($0.document.path) \($0.location)" } }
+        let whole = describe(try Partial.readAll(of: layout, config: config, keeping: config.fieldsRead) { _ in }.documents)
         #expect(whole.count == 420)
         for count in [2, 5, 16, 97] {
             let partials = directory.file("partials-\(count)")
             for index in 0..<count { _ = try SiteBuilder(config: config).map(Shard(index: index, count: count), into: partials) }
             let merged = try PartialFiles.read(from: [partials], config: config) { _ in }
-            #expect(describe(merged.documents.documents) == whole, "\(count) shards")
+            #expect(describe(merged.documents) == whole, "\(count) shards")
         }
     }
 

@@ -130,7 +130,7 @@ public struct BundleWriter: Sendable {
     /// are kept in order, so the output does not depend on the number of threads.
     public func encode(documentsPerRun: Int = 2048) -> EncodedBundle {
         var body: [[UInt8]] = []
-        let (metadata, metadataElement) = encodeBody(documentsPerRun: documentsPerRun) { body.append($0) }
+        let (metadata, metadataElement) = encodeBody(documentsPerRun: documentsPerRun) { (run: [UInt8]) in body.append(run) }
         return EncodedBundle(metadata: metadata, metadataElement: metadataElement, body: body)
     }
 
@@ -142,9 +142,16 @@ public struct BundleWriter: Sendable {
     /// element, which must come first in the file but counts the bytes of everything after it,
     /// is returned at the end. `progress` hears the number of documents encoded after each round.
     ///
+    /// `encodedFields` gives, on the encoding threads, each added document's `fields` object
+    /// encoded as ``FirestoreModel/MapValue/encodeFields(into:)`` writes it (without it, the
+    /// writer encodes the document's own). A caller that added documents with only some of their
+    /// fields, to hold many in little memory, reads the encoded whole there; what it returns must
+    /// hold no reference outside the database, as an added document must not.
+    ///
     /// - Returns: the metadata and its complete framed element, `<len>{"metadata":{…}}`.
     public func encodeBody<E: Error>(
         documentsPerRun: Int = 2048,
+        encodedFields: (@Sendable (Document) throws(E) -> [UInt8])? = nil,
         progress: (_ documentsEncoded: Int) -> Void = { _ in },
         _ consume: ([UInt8]) throws(E) -> Void
     ) throws(E) -> (metadata: BundleMetadata, element: [UInt8]) {
@@ -167,9 +174,12 @@ public struct BundleWriter: Sendable {
         for round in stride(from: 0, to: runCount, by: threads) {
             let runs = parallelMap(count: min(threads, runCount - round), threads: threads) { offset in
                 let first = (round + offset) * documentsPerRun
-                return encodeDocuments(entries[first..<min(entries.count, first + documentsPerRun)], readTime: readTime)
+                return Result { () throws(E) in
+                    try encodeDocuments(entries[first..<min(entries.count, first + documentsPerRun)], readTime: readTime, encodedFields: encodedFields)
+                }
             }
             for run in runs {
+                let run = try run.get()
                 totalBytes += run.count
                 try consume(run)
             }
@@ -184,7 +194,9 @@ public struct BundleWriter: Sendable {
         return (metadata, metadataElement.bytes)
     }
 
-    private func encodeDocuments(_ slice: ArraySlice<Entry>, readTime: String) -> [UInt8] {
+    private func encodeDocuments<E: Error>(
+        _ slice: ArraySlice<Entry>, readTime: String, encodedFields: ((Document) throws(E) -> [UInt8])?
+    ) throws(E) -> [UInt8] {
         var run = JSONWriter(reservingCapacity: slice.count * 1024)
         var scratch = JSONWriter(reservingCapacity: 4096)
         for entry in slice {
@@ -194,7 +206,12 @@ public struct BundleWriter: Sendable {
                 ElementEncoder.appendFramed(to: &run, scratch: &scratch) {
                     ElementEncoder.documentMetadata(name: name, readTime: readTime, exists: true, queries: queries, into: &$0)
                 }
-                ElementEncoder.appendFramed(to: &run, scratch: &scratch) { ElementEncoder.document(document, name: name, into: &$0) }
+                if let encodedFields {
+                    let fields = try encodedFields(document)
+                    ElementEncoder.appendFramed(to: &run, scratch: &scratch) { ElementEncoder.document(document, name: name, encodedFields: fields, into: &$0) }
+                } else {
+                    ElementEncoder.appendFramed(to: &run, scratch: &scratch) { ElementEncoder.document(document, name: name, into: &$0) }
+                }
             case .missing(let path, let missingReadTime):
                 let name = ResourceName(database: database, path: path).description
                 ElementEncoder.appendFramed(to: &run, scratch: &scratch) {

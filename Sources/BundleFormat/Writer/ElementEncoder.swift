@@ -44,4 +44,11 @@ enum ElementEncoder {
         document.encodeBundleJSON(into: &writer, name: name)
         writer.byte(UInt8(ascii: "}"))
     }
+
+    /// The same with the document's `fields` object already encoded.
+    static func document(_ document: Document, name: String, encodedFields: [UInt8], into writer: inout JSONWriter) {
+        writer.raw("{\"document\":")
+        document.encodeBundleJSON(into: &writer, name: name, encodedFields: encodedFields)
+        writer.byte(UInt8(ascii: "}"))
+    }
 }

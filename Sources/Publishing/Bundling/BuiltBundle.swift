@@ -32,10 +32,11 @@ struct BuiltBundle {
         ]
     }
 
-    /// Encodes, hashes and compresses `planned` into `scratchDirectory`, telling `progress` how far it is.
+    /// Encodes, hashes and compresses `planned` into `scratchDirectory`, telling `progress` how
+    /// far it is. `encodedFields` gives the encoded fields each document of the plan is published with.
     static func build(
         _ planned: ShipmentPlan.Bundle, queries: [BundleSelection.NamedQuery], database: DatabaseID, gzipLevel: Int, audience: BundleAudience,
-        scratchDirectory: String, progress: (BuildEvent) -> Void
+        scratchDirectory: String, encodedFields: @escaping @Sendable (Document) throws(PublishError) -> [UInt8], progress: (BuildEvent) -> Void
     ) throws(BuildError) -> BuiltBundle {
         var writer: BundleWriter
         do throws(BundleWriterError) {
@@ -61,7 +62,7 @@ struct BuiltBundle {
                 throw .bundle(id: planned.id, error)
             }
         }
-        let files = try BundleFiles.write(writer, into: scratchDirectory, name: planned.id, gzipLevel: gzipLevel, progress: progress)
+        let files = try BundleFiles.write(writer, encodedFields: encodedFields, into: scratchDirectory, name: planned.id, gzipLevel: gzipLevel, progress: progress)
         let names = queries.map(\.name).sorted { UTF8Order.compare($0, $1) == .less }
         return BuiltBundle(id: planned.id, files: files, namedQueries: names, createTime: planned.createTime, leavers: planned.leavers, missing: planned.missing)
     }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import BundleFormat
 import Crypto
+import FirestoreModel
 
 /// One bundle written as its two site files — the raw bundle and its gzip copy — in a scratch
 /// directory, hashed on the way, without ever holding the bundle in memory.
@@ -26,17 +27,21 @@ struct BundleFiles {
     /// Bytes read back from the body file at a time.
     private static let chunkSize = 1 << 20
 
-    /// Encodes `writer`'s bundle into `<directory>/<name>.bundle` and `<name>.bundle.gz`, telling
-    /// `progress` how far encoding, then hashing and compressing, have come.
+    /// Encodes `writer`'s bundle, each document with the fields `encodedFields` gives, into
+    /// `<directory>/<name>.bundle` and `<name>.bundle.gz`, telling `progress` how far encoding,
+    /// then hashing and compressing, have come.
     static func write(
-        _ writer: BundleWriter, into directory: String, name: String, gzipLevel: Int, progress: (BuildEvent) -> Void
+        _ writer: BundleWriter, encodedFields: @escaping @Sendable (Document) throws(PublishError) -> [UInt8], into directory: String, name: String, gzipLevel: Int,
+        progress: (BuildEvent) -> Void
     ) throws(BuildError) -> BundleFiles {
         let bodyPath = "\(directory)/\(name).body"
         defer { unlink(bodyPath) }
         do throws(PublishError) {
             let body = try OutputFile(creating: bodyPath)
             let documents = writer.documentCount
-            let (metadata, element) = try writer.encodeBody(progress: { progress(.encodingBundle(documentsEncoded: $0, documents: documents)) }) {
+            let (metadata, element) = try writer.encodeBody(
+                encodedFields: encodedFields, progress: { progress(.encodingBundle(documentsEncoded: $0, documents: documents)) }
+            ) {
                 (run: [UInt8]) throws(PublishError) in try body.append(run)
             }
             let bytes = element.count + Int(metadata.totalBytes)

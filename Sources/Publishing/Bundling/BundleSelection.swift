@@ -5,9 +5,10 @@ import PipelineLanguage
 import QueryEngine
 
 /// What a bundle's config selects from the inputs: its named queries (as the bundle will carry
-/// them) and every document their results and `documents:` hold, as its field policy publishes
-/// them, with the queries each is a result of. Times are not settled yet: ``ShipmentPlanner``
-/// adds what returning clients need.
+/// them) and every document their results and `documents:` hold, as the store holds them (with
+/// only the fields the queries read: the field policy is applied to the whole document when it
+/// is published), with the queries each is a result of. Times are not settled yet:
+/// ``ShipmentPlanner`` adds what returning clients need.
 struct BundleSelection: Sendable {
     struct NamedQuery: Sendable {
         var name: String
@@ -34,14 +35,14 @@ struct BundleSelection: Sendable {
             // The bundle's fields: policy was checked to keep every field the query reads, so the
             // results are the same over the published documents.
             for document in store.evaluate(named.query) {
-                selection.documents[document.path, default: (spec.fieldPolicy.apply(to: document), [])].queries.append(named.name)
+                selection.documents[document.path, default: (document, [])].queries.append(named.name)
             }
         }
         for path in spec.documents {
             guard let document = store.document(at: path) else {
                 throw .config(ConfigError("bundle \"\(spec.id)\" lists document \(path), which is not in the inputs", at: spec.location))
             }
-            if selection.documents[path] == nil { selection.documents[path] = (spec.fieldPolicy.apply(to: document), []) }
+            if selection.documents[path] == nil { selection.documents[path] = (document, []) }
         }
         return selection
     }

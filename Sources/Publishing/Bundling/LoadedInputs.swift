@@ -7,8 +7,20 @@ import QueryEngine
 
 /// Every document of the inputs, re-rooted, de-duplicated, with its times resolved against the
 /// build's snapshot time, and indexed for queries.
+///
+/// The store holds each document with only the fields the named queries and `for_each` read;
+/// its whole fields are in the ``DocumentArchive`` they were set aside in, encoded as a bundle
+/// carries them, with what publishing them whole needs to know (``DocumentSet/Archived``).
 struct LoadedInputs: Sendable {
-    var store: DocumentStore
+    /// The documents, with only the fields of ``fields``.
+    private(set) var store: DocumentStore
+    /// The fields the store keeps of each document; nil keeps them all.
+    private(set) var fields: [FieldPath]?
+    private let archive: DocumentArchive
+    /// What is set aside of each document of the store.
+    private let archived: [ResourcePath: DocumentSet.Archived]
+    /// The exposure candidates ``DocumentSet/Archived/exposure`` refers to.
+    private let candidates: [ExposureScan.Candidate]
     var snapshotTime: Timestamp
     /// The data files read: an export folder counts as the `output-N` files it holds.
     var fileCount: Int
@@ -19,7 +31,7 @@ struct LoadedInputs: Sendable {
     /// well defined.
     static func load(_ config: PipelineConfig, progress: (BuildEvent) -> Void) throws(BuildError) -> LoadedInputs {
         let layout = try InputLayout.expand(config)
-        let partial = try Partial.readAll(of: layout, config: config, progress: progress)
+        let partial = try Partial.readAll(of: layout, config: config, keeping: config.fieldsRead, progress: progress)
         return try LoadedInputs(
             documents: partial.documents, exportTimes: partial.exportTimes, files: layout.dataFileCount, bytes: layout.totalBytes,
             config: config, progress: progress)
@@ -32,31 +44,99 @@ struct LoadedInputs: Sendable {
         documents: consuming DocumentSet, exportTimes: ExportTimes, files: Int, bytes: Int, config: PipelineConfig,
         progress: (BuildEvent) -> Void
     ) throws(BuildError) {
-        progress(.inputsRead(documents: documents.count, files: files))
+        let (entries, candidates, archive) = try documents.finish()
+        progress(.inputsRead(documents: entries.count, files: files))
         snapshotTime = try Self.resolveSnapshotTime(
-            config: config, exportTime: exportTimes.taken.min(), untimedExport: exportTimes.untimedExport, documents: documents.documents)
+            config: config, exportTime: exportTimes.taken.min(), untimedExport: exportTimes.untimedExport, entries: entries)
         store = DocumentStore(database: config.database)
-        for exported in documents.documents {
-            var document = exported.document
+        var archived: [ResourcePath: DocumentSet.Archived] = [:]
+        archived.reserveCapacity(entries.count)
+        for entry in entries {
+            var document = entry.document
             document.updateTime = document.updateTime ?? snapshotTime
             document.createTime = document.createTime ?? document.updateTime
             store.insert(document)
+            archived[document.path] = entry.archived!
         }
+        fields = documents.fields
+        self.archive = archive
+        self.archived = archived
+        self.candidates = candidates
         fileCount = files
         inputBytes = bytes
     }
 
+    /// `document`, a document of the store, whole: with every field it was read with.
+    func whole(_ document: Document) throws(PublishError) -> Document {
+        var whole = document
+        whole.fields = try archive.fields(at: archived[document.path]!.position, database: store.database)
+        return whole
+    }
+
+    /// The fields of `document`, a document of the store, as `policy` publishes them, encoded as
+    /// a bundle carries them: copied from the archive when the policy publishes it whole.
+    func encodedFields(of document: Document, as policy: FieldPolicy) throws(PublishError) -> [UInt8] {
+        guard policy.rule(forCollection: document.path.parent) != nil else { return try archive.encodedFields(at: archived[document.path]!.position) }
+        var writer = JSONWriter()
+        policy.apply(to: try whole(document)).fields.encodeFields(into: &writer)
+        return writer.bytes
+    }
+
+    /// The ``DocumentFingerprint`` of `document`, a document of the store, as `policy` publishes it.
+    func fingerprint(of document: Document, as policy: FieldPolicy) throws(PublishError) -> String {
+        guard policy.rule(forCollection: document.path.parent) == nil else { return DocumentFingerprint.of(policy.apply(to: try whole(document))) }
+        let known = archived[document.path]!
+        if let fingerprint = known.fingerprint { return fingerprint }
+        // Its createTime came from the snapshot time: known only now.
+        return DocumentFingerprint.of(createTime: document.createTime, encodedFields: try archive.encodedFields(at: known.position))
+    }
+
+    /// The fields of `document`, a document of the store, that look sensitive as `policy`
+    /// publishes it (`names` remembers the judgements of field names).
+    func exposureCandidates(
+        of document: Document, as policy: FieldPolicy, names: inout ExposureScan.NameJudgements
+    ) throws(PublishError) -> [ExposureScan.Candidate] {
+        guard policy.rule(forCollection: document.path.parent) == nil else {
+            return ExposureScan.candidates(in: policy.apply(to: try whole(document)).fields, names: &names)
+        }
+        return archived[document.path]!.exposure.map { candidates[Int($0)] }
+    }
+
     /// `config` with its named queries resolved against these inputs (snapshot time, cursors at
     /// documents), each query's collection checked to hold documents.
-    func resolve(_ config: PipelineConfig) throws(BuildError) -> PipelineConfig {
-        let resolved: PipelineConfig
-        do throws(ConfigError) {
-            resolved = try config.resolvingQueries(snapshotTime: snapshotTime, store: store)
-        } catch {
-            throw .config(error)
+    ///
+    /// A query of a `for_each` whose field names hold the placeholder reads fields the store
+    /// could not know of before: the store takes them in from the archive, and the queries are
+    /// resolved again.
+    mutating func resolve(_ config: PipelineConfig) throws(BuildError) -> PipelineConfig {
+        var resolved = try resolving(config)
+        if let kept = fields, case let missing = resolved.fieldsRead.filter({ field in !kept.contains { $0.isPrefix(of: field) } }), !missing.isEmpty {
+            try keep(kept + missing)
+            resolved = try resolving(config)
         }
         try checkCollectionsExist(resolved)
         return resolved
+    }
+
+    private func resolving(_ config: PipelineConfig) throws(BuildError) -> PipelineConfig {
+        do throws(ConfigError) {
+            return try config.resolvingQueries(snapshotTime: snapshotTime, store: store)
+        } catch {
+            throw .config(error)
+        }
+    }
+
+    /// Rebuilds the store with `fields` of every document, read from the archive.
+    private mutating func keep(_ fields: [FieldPath]) throws(BuildError) {
+        var widened = DocumentStore(database: store.database)
+        for path in archived.keys.sorted(by: { archived[$0]!.position.offset < archived[$1]!.position.offset }) {
+            var document: Document
+            do throws(PublishError) { document = try whole(store.document(at: path)!) } catch { throw .publish(error) }
+            document.fields = document.fields.keepingOnly(fields)
+            widened.insert(document)
+        }
+        store = widened
+        self.fields = fields
     }
 
     /// A named query over a collection that no input holds is almost always a typo.
@@ -83,9 +163,9 @@ struct LoadedInputs: Sendable {
     /// (readTime = T must not precede what was read) and T must be after the epoch.
     /// `untimedExport` names an export folder whose metadata records no start time.
     private static func resolveSnapshotTime(
-        config: PipelineConfig, exportTime: Timestamp?, untimedExport: String?, documents: [ExportedDocument]
+        config: PipelineConfig, exportTime: Timestamp?, untimedExport: String?, entries: [DocumentSet.Entry]
     ) throws(BuildError) -> Timestamp {
-        let newest = documents.compactMap(\.document.updateTime).max()
+        let newest = entries.compactMap(\.document.updateTime).max()
         guard let snapshotTime = config.snapshotTime ?? exportTime ?? newest else {
             let export = untimedExport.map { "the export \($0) records no usable start time (older Emulator Suite versions write none) and " } ?? ""
             throw .data(
@@ -95,7 +175,7 @@ struct LoadedInputs: Sendable {
         guard snapshotTime.isPositive else {
             throw .data("the snapshot time \(snapshotTime) must be after 1970-01-01T00:00:00Z; clients reject zero times", location: nil)
         }
-        if let late = documents.first(where: { ($0.document.updateTime ?? $0.document.createTime).map { $0 > snapshotTime } ?? false }) {
+        if let late = entries.first(where: { ($0.document.updateTime ?? $0.document.createTime).map { $0 > snapshotTime } ?? false }) {
             let (late, location) = (late.document, late.location)
             throw .data(
                 "document \(late.path) was updated at \((late.updateTime ?? late.createTime)!), after snapshot_time \(snapshotTime); a bundle's read time must not precede its documents (raise snapshot_time or remove it to use the newest updateTime)",

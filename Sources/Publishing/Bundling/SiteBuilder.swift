@@ -86,7 +86,7 @@ public struct SiteBuilder: Sendable {
             return try upToDate(record.report, warnings: warnings, started: started, clock: clock)
         }
 
-        let inputs: LoadedInputs
+        var inputs: LoadedInputs
         switch source {
         case .exports:
             inputs = try LoadedInputs.load(config, progress: progress)
@@ -114,10 +114,11 @@ public struct SiteBuilder: Sendable {
         for spec in resolved.bundles {
             selections.append(try BundleSelection.select(spec, store: inputs.store))
         }
-        let plan = ShipmentPlanner(
+        let plan = try ShipmentPlanner(
             previous: previous.history, snapshotTime: inputs.snapshotTime, leavers: config.leavers, floorWithoutHistory: previous.floor
-        ).plan(selections, store: inputs.store)
-        let exposure = ExposureScan.findings(in: plan, policies: Dictionary(uniqueKeysWithValues: selections.map { ($0.id, $0.fieldPolicy) }))
+        ).plan(selections, inputs: inputs)
+        let exposure = try ExposureScan.findings(
+            in: plan, policies: Dictionary(uniqueKeysWithValues: selections.map { ($0.id, $0.fieldPolicy) }), inputs: inputs)
         if config.exposure.mode == .fail, !exposure.isEmpty { throw .exposure(exposure) }
         warnings += exposure.map(\.description)
 
@@ -131,9 +132,11 @@ public struct SiteBuilder: Sendable {
         var built: [BuiltBundle] = []
         for (index, (planned, selection)) in zip(plan.bundles, selections).enumerated() {
             progress(.buildingBundle(id: planned.id, index: index, count: plan.bundles.count))
+            let (policy, documents) = (selection.fieldPolicy, inputs)
             built.append(try BuiltBundle.build(
                 planned, queries: selection.namedQueries, database: inputs.store.database, gzipLevel: config.gzipLevel,
-                audience: config.clients.bundleAudience, scratchDirectory: scratch, progress: progress))
+                audience: config.clients.bundleAudience, scratchDirectory: scratch,
+                encodedFields: { (document) throws(PublishError) in try documents.encodedFields(of: document, as: policy) }, progress: progress))
         }
         let violations = config.budgets.violations(of: resolved.bundles, sizes: built.map(\.byteCount))
         if config.budgets.mode == .fail, !violations.isEmpty { throw .budgetExceeded(violations) }

@@ -6,56 +6,88 @@ import PipelineLanguage
 /// publishes, for what looks like personal data or a secret (``SensitiveValue``). A field the
 /// bundle's `fields:` rule lists explicitly is meant to be public and is not reported.
 enum ExposureScan {
+    /// A field of one document that looks sensitive: by its name (not looked into further), or
+    /// by a string value in it.
+    struct Candidate: Sendable, Hashable {
+        var path: [String]
+        var looksLike: SensitiveValue
+    }
+
+    /// The candidates of a document with these fields, in field order.
+    static func candidates(in fields: MapValue, names: inout NameJudgements) -> [Candidate] {
+        var found: [Candidate] = []
+        scan(fields, at: [], names: &names) { found.append(Candidate(path: $0, looksLike: $1)) }
+        return found
+    }
+
     /// The findings of `plan`, per bundle, collection and field (the first document in key order
-    /// as the example), in bundle order.
-    static func findings(in plan: ShipmentPlan, policies: [String: FieldPolicy]) -> [ExposureFinding] {
-        plan.bundles.flatMap { bundle in
-            let documents = bundle.entries.lazy.compactMap { entry -> Document? in
+    /// as the example), in bundle order. A document its bundle publishes whole is judged by the
+    /// candidates found when it was read; one a `fields:` rule narrows is read back whole.
+    static func findings(in plan: ShipmentPlan, policies: [String: FieldPolicy], inputs: LoadedInputs) throws(BuildError) -> [ExposureFinding] {
+        var all: [ExposureFinding] = []
+        for bundle in plan.bundles {
+            let documents = bundle.entries.compactMap { entry -> Document? in
                 guard case .existing(let document, _) = entry else { return nil }
                 return document
             }
-            return findings(bundle: bundle.id, documents: documents, policy: policies[bundle.id] ?? FieldPolicy())
+            let policy = policies[bundle.id] ?? FieldPolicy()
+            do throws(PublishError) {
+                all += try findings(bundle: bundle.id, documents: documents, policy: policy) { (document, names) throws(PublishError) in
+                    try inputs.exposureCandidates(of: document, as: policy, names: &names)
+                }
+            } catch {
+                throw .publish(error)
+            }
         }
+        return all
     }
 
     /// The findings of the documents one bundle publishes under `policy`, per collection and
     /// field (the first of `documents` that holds it as the example).
+    static func findings(bundle: String, documents: some Sequence<Document>, policy: FieldPolicy) -> [ExposureFinding] {
+        findings(bundle: bundle, documents: Array(documents), policy: policy) { document, names in candidates(in: document.fields, names: &names) }
+    }
+
+    /// The findings of the documents one bundle publishes under `policy`, each with the
+    /// candidates `candidates` finds in it as published.
     ///
     /// Runs of documents are scanned on every core; keeping each field's first finding in run
     /// order gives the same findings as one pass in document order.
-    static func findings(bundle: String, documents: some Sequence<Document>, policy: FieldPolicy) -> [ExposureFinding] {
-        let documents = Array(documents)
+    private static func findings<E: Error>(
+        bundle: String, documents: [Document], policy: FieldPolicy,
+        candidates: @Sendable (Document, inout NameJudgements) throws(E) -> [Candidate]
+    ) throws(E) -> [ExposureFinding] {
         let run = 2_048
         let runs = parallelMap(count: (documents.count + run - 1) / run, threads: Processors.online) { index in
-            findings(bundle: bundle, documents: documents[(index * run)..<min(documents.count, (index + 1) * run)], policy: policy)
-        }
-        var seen: Set<[String]> = []
-        return runs.joined().filter { seen.insert($0.key).inserted }.map(\.finding)
-    }
-
-    /// The findings of one run of documents in order, each with what makes it a repeat: its
-    /// collection and field path.
-    private static func findings(bundle: String, documents: ArraySlice<Document>, policy: FieldPolicy) -> [(key: [String], finding: ExposureFinding)] {
-        var findings: [(key: [String], finding: ExposureFinding)] = []
-        var seen: Set<[String]> = []
-        // Documents repeat their field names: each name is judged once.
-        var names = NameJudgements()
-        for document in documents {
-            let allowed = policy.rule(forCollection: document.path.parent).flatMap { $0.mode == .allow ? $0.fields : nil } ?? []
-            scan(document.fields, at: [], names: &names) { path, looksLike in
-                let field = FieldPath(segments: path)
-                let key = [document.collectionID] + path
-                guard !allowed.contains(where: { $0.isPrefix(of: field) }), seen.insert(key).inserted else { return }
-                findings.append((key, ExposureFinding(
-                    bundle: bundle, collection: document.collectionID, field: field.canonicalString, looksLike: looksLike.rawValue,
-                    example: document.path.description)))
+            Result { () throws(E) in
+                var findings: [(key: [String], finding: ExposureFinding)] = []
+                var seen: Set<[String]> = []
+                // Documents repeat their field names: each name is judged once.
+                var names = NameJudgements()
+                for document in documents[(index * run)..<min(documents.count, (index + 1) * run)] {
+                    let allowed = policy.rule(forCollection: document.path.parent).flatMap { $0.mode == .allow ? $0.fields : nil } ?? []
+                    for candidate in try candidates(document, &names) {
+                        let field = FieldPath(segments: candidate.path)
+                        let key = [document.collectionID] + candidate.path
+                        guard !allowed.contains(where: { $0.isPrefix(of: field) }), seen.insert(key).inserted else { continue }
+                        findings.append((key, ExposureFinding(
+                            bundle: bundle, collection: document.collectionID, field: field.canonicalString, looksLike: candidate.looksLike.rawValue,
+                            example: document.path.description)))
+                    }
+                }
+                return findings
             }
         }
-        return findings
+        var seen: Set<[String]> = []
+        var all: [ExposureFinding] = []
+        for run in runs {
+            all += try run.get().filter { seen.insert($0.key).inserted }.map(\.finding)
+        }
+        return all
     }
 
     /// ``SensitiveValue/named(_:)`` of each field name, remembered.
-    private struct NameJudgements {
+    struct NameJudgements {
         private var judged: [String: SensitiveValue?] = [:]
 
         mutating func named(_ name: String) -> SensitiveValue? {

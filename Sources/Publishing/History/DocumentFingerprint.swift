@@ -24,4 +24,15 @@ enum DocumentFingerprint {
         document.fields.encodeFields(into: &scratch)
         return SHA256.hash(data: scratch.bytes).hex(bytes: 8)
     }
+
+    /// The fingerprint of a document created at `createTime` whose fields encode (by
+    /// ``FirestoreModel/MapValue/encodeFields(into:)``) as `encodedFields`.
+    static func of(createTime: Timestamp?, encodedFields: [UInt8]) -> String {
+        var time = JSONWriter(reservingCapacity: 40)
+        time.string(createTime?.rfc3339 ?? "")
+        var hasher = SHA256()
+        hasher.update(data: time.bytes)
+        hasher.update(data: encodedFields)
+        return hasher.finalize().hex(bytes: 8)
+    }
 }

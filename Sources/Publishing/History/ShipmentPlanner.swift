@@ -30,23 +30,35 @@ struct ShipmentPlanner {
     /// snapshot time for a new site, the wall clock when earlier builds are unknown.
     var floorWithoutHistory: Timestamp
 
-    func plan(_ selections: [BundleSelection], store: DocumentStore) -> ShipmentPlan {
+    /// The plan for `selections` of `inputs`; the documents of its entries are as the store
+    /// holds them, with the times they ship with.
+    func plan(_ selections: [BundleSelection], inputs: LoadedInputs) throws(BuildError) -> ShipmentPlan {
+        do throws(PublishError) {
+            return try planning(selections, inputs: inputs)
+        } catch {
+            throw .publish(error)
+        }
+    }
+
+    private func planning(_ selections: [BundleSelection], inputs: LoadedInputs) throws(PublishError) -> ShipmentPlan {
         let cutoff = snapshotTime.advanced(bySeconds: -leavers.keep)
         let candidate = max(snapshotTime, previous.map(\.siteTime.nextMicrosecond) ?? floorWithoutHistory)
         var versions = VersionAssignment(newest: previous?.newestVersions() ?? [:], bump: candidate)
-        versions.prepare(selections.flatMap { $0.documents.values.map(\.document) })
+        try versions.prepare(selections.flatMap { selection in selection.documents.values.map { ($0.document, selection.fieldPolicy) } }, inputs: inputs)
 
         var drafts: [(selection: BundleSelection, entries: [(path: ResourcePath, entry: ShipmentPlan.Entry)], leavers: Int, missing: Int)] = []
         for selection in selections {
-            var entries = selection.documents.map { path, selected in
-                (path: path, entry: ShipmentPlan.Entry.existing(versions.shipped(selected.document), queries: selected.queries))
+            var entries: [(path: ResourcePath, entry: ShipmentPlan.Entry)] = []
+            entries.reserveCapacity(selection.documents.count)
+            for (path, selected) in selection.documents {
+                entries.append((path, .existing(try versions.shipped(selected.document, policy: selection.fieldPolicy, inputs: inputs), queries: selected.queries)))
             }
             var leaverCount = 0
             var missingCount = 0
             for path in previous?.bundles[selection.id]?.paths ?? [] where selection.documents[path] == nil {
                 let earlier = previous!.bundles[selection.id]!.versions(of: path, since: cutoff)
-                if let document = store.document(at: path) {
-                    let current = versions.shipped(selection.fieldPolicy.apply(to: document))
+                if let document = inputs.store.document(at: path) {
+                    let current = try versions.shipped(document, policy: selection.fieldPolicy, inputs: inputs)
                     guard earlier.contains(where: { $0.differs(from: current.updateTime) }) else { continue }
                     entries.append((path, .existing(current, queries: [])))
                     leaverCount += 1
@@ -136,31 +148,37 @@ private struct VersionAssignment {
         self.bump = bump
     }
 
-    /// Fingerprints `documents` on every core; a document in several bundles keeps the
-    /// fingerprint of its first occurrence (fingerprinting the repeats costs less than finding
-    /// them first).
-    mutating func prepare(_ documents: [Document]) {
+    /// Fingerprints `documents` (of `inputs`' store), each whole as `policy` publishes it, on
+    /// every core; a document in several bundles keeps the fingerprint of its first occurrence
+    /// (fingerprinting the repeats costs less than finding them first).
+    mutating func prepare(_ documents: [(document: Document, policy: FieldPolicy)], inputs: LoadedInputs) throws(PublishError) {
         let chunk = 512
         let runs = parallelMap(count: (documents.count + chunk - 1) / chunk, threads: Processors.online) { run in
-            var scratch = JSONWriter(reservingCapacity: 4096)
-            return documents[(run * chunk)..<min(documents.count, (run + 1) * chunk)].map { ($0.path, DocumentFingerprint.of($0, scratch: &scratch)) }
+            Result { () throws(PublishError) in
+                try documents[(run * chunk)..<min(documents.count, (run + 1) * chunk)].map { (document, policy) throws(PublishError) in
+                    (document.path, try inputs.fingerprint(of: document, as: policy))
+                }
+            }
         }
         fingerprints.reserveCapacity(documents.count)
-        fingerprints.merge(runs.joined(), uniquingKeysWith: { first, _ in first })
+        for run in runs {
+            fingerprints.merge(try run.get(), uniquingKeysWith: { first, _ in first })
+        }
     }
 
     func fingerprint(of path: ResourcePath) -> String { fingerprints[path]! }
 
     func newestShipped(_ path: ResourcePath) -> Timestamp? { newest[path]?.updateTime }
 
-    /// `document` with the `updateTime` it ships with.
-    mutating func shipped(_ document: Document) -> Document {
+    /// `document` (of `inputs`' store) with the `updateTime` it ships with in a bundle that
+    /// publishes it as `policy` says.
+    mutating func shipped(_ document: Document, policy: FieldPolicy, inputs: LoadedInputs) throws(PublishError) -> Document {
         let fingerprint: String
         if let known = fingerprints[document.path] {
             fingerprint = known
         } else {
             // A leaver's current version, with its bundle's field policy applied.
-            fingerprint = DocumentFingerprint.of(document)
+            fingerprint = try inputs.fingerprint(of: document, as: policy)
             fingerprints[document.path] = fingerprint
         }
         guard let known = newest[document.path], let own = document.updateTime else { return document }

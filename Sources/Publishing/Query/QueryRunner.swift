@@ -24,10 +24,13 @@ public enum QueryRunner {
         if !config.fanOuts.contains(where: \.dependsOnData), namedQuery(name, in: config) == nil {
             throw unknown(name, in: config)
         }
-        let inputs = try LoadedInputs.load(config) { _ in }
+        var inputs = try LoadedInputs.load(config) { _ in }
         let resolved = try inputs.resolve(config)
         guard let (bundle, spec) = namedQuery(name, in: resolved) else { throw unknown(name, in: resolved) }
-        let documents = inputs.store.evaluate(spec.query).map(bundle.fieldPolicy.apply(to:))
+        var documents: [Document] = []
+        for document in inputs.store.evaluate(spec.query) {
+            do throws(PublishError) { documents.append(bundle.fieldPolicy.apply(to: try inputs.whole(document))) } catch { throw .publish(error) }
+        }
         return QueryResult(database: config.database, query: spec.query, documents: documents)
     }
 

@@ -1,37 +1,119 @@
 import ExportReader
 import FirestoreModel
+import JSONCore
+import ParallelWork
 import PipelineLanguage
 
 /// Documents read so far, one per path, as `duplicates:` says: in the order their paths first
 /// appeared, each in its last version under `last-wins` (a later one takes its first one's
 /// place), or an error at the second appearance under `error`.
 ///
+/// Each document's fields are set aside whole, encoded as a bundle carries them, in a
+/// ``DocumentArchive``; the set keeps of a document only the fields the queries read (`keeping`),
+/// its times, where it was read, and what publishing it whole needs to know (its fingerprint,
+/// the fields that look sensitive). That work is done for runs of documents on every core.
+///
 /// One process adds every document in reading order; a merge adds the documents of every
 /// shard's partial in shard order, which is the same order.
-struct DocumentSet: Sendable {
-    let duplicates: DuplicatePolicy
-    private(set) var documents: [ExportedDocument] = []
-    /// Where each path is in `documents`.
-    private var positions: [ResourcePath: Int] = [:]
-
-    init(duplicates: DuplicatePolicy) {
-        self.duplicates = duplicates
+struct DocumentSet {
+    /// One document of the set.
+    struct Entry: Sendable {
+        /// The document with only the fields the queries read (whole until it is set aside).
+        var document: Document
+        var location: SourceLocation
+        /// Nil until the document is set aside.
+        var archived: Archived?
     }
 
-    var count: Int { documents.count }
+    /// What a build knows of a document's whole fields without reading them back.
+    struct Archived: Sendable {
+        var position: DocumentArchive.Position
+        /// Its ``DocumentFingerprint`` published whole, when its `createTime` was known on reading.
+        var fingerprint: String?
+        /// The fields that look sensitive when it is published whole: indices into ``candidates``.
+        var exposure: [Int32]
+    }
+
+    let duplicates: DuplicatePolicy
+    /// The fields kept of each document; nil keeps them all.
+    let fields: [FieldPath]?
+    private(set) var entries: [Entry] = []
+    /// Every distinct exposure candidate of the documents.
+    private(set) var candidates: [ExposureScan.Candidate] = []
+    private var candidateIndex: [ExposureScan.Candidate: Int32] = [:]
+    /// Where each path is in `entries`.
+    private var positions: [ResourcePath: Int] = [:]
+    /// The positions in `entries` of documents not set aside yet, in the order they were added.
+    private var unsettled: [Int] = []
+    private let archive: DocumentArchive.Writer
+    /// Documents set aside together.
+    private static let batch = 4_096
+
+    init(duplicates: DuplicatePolicy, keeping fields: [FieldPath]?) throws(BuildError) {
+        self.duplicates = duplicates
+        self.fields = fields
+        archive = try DocumentArchive.Writer()
+    }
+
+    /// The documents in the set.
+    var count: Int { entries.count }
 
     mutating func add(_ exported: ExportedDocument) throws(BuildError) {
         let path = exported.document.path
+        let entry = Entry(document: exported.document, location: exported.location, archived: nil)
         if let position = positions[path] {
             guard duplicates == .lastWins else {
                 throw .data(
-                    "document \(path) appears twice (first at \(documents[position].location)); remove one or set duplicates: last-wins",
+                    "document \(path) appears twice (first at \(entries[position].location)); remove one or set duplicates: last-wins",
                     location: exported.location)
             }
-            documents[position] = exported
+            entries[position] = entry
+            unsettled.append(position)
         } else {
-            positions[path] = documents.count
-            documents.append(exported)
+            positions[path] = entries.count
+            unsettled.append(entries.count)
+            entries.append(entry)
         }
+        if unsettled.count >= Self.batch { try settle() }
+    }
+
+    /// The entries, every one set aside, and the archive that holds their fields.
+    mutating func finish() throws(BuildError) -> (entries: [Entry], candidates: [ExposureScan.Candidate], archive: DocumentArchive) {
+        try settle()
+        return (entries, candidates, try archive.finish())
+    }
+
+    /// Sets aside the documents added since the last time: encodes, fingerprints and scans them on
+    /// every core, then appends them to the archive in order.
+    private mutating func settle() throws(BuildError) {
+        let documents = unsettled.map { entries[$0].document }
+        let fields = fields
+        let run = 256
+        let prepared = parallelMap(count: (documents.count + run - 1) / run, threads: Processors.online) { index in
+            var scratch = JSONWriter(reservingCapacity: 4096)
+            var names = ExposureScan.NameJudgements()
+            return documents[(index * run)..<min(documents.count, (index + 1) * run)].map { document in
+                scratch.removeAll()
+                document.fields.encodeFields(into: &scratch)
+                let encoded = scratch.bytes
+                var kept = document
+                if let fields { kept.fields = document.fields.keepingOnly(fields) }
+                return (
+                    kept: kept, encoded: encoded,
+                    fingerprint: document.createTime.map { DocumentFingerprint.of(createTime: $0, encodedFields: encoded) },
+                    candidates: ExposureScan.candidates(in: document.fields, names: &names))
+            }
+        }
+        for (position, document) in zip(unsettled, prepared.joined()) {
+            let exposure = document.candidates.map { candidate in
+                if let index = candidateIndex[candidate] { return index }
+                candidates.append(candidate)
+                candidateIndex[candidate] = Int32(candidates.count - 1)
+                return Int32(candidates.count - 1)
+            }
+            entries[position].document = document.kept
+            entries[position].archived = Archived(position: try archive.append(document.encoded), fingerprint: document.fingerprint, exposure: exposure)
+        }
+        unsettled.removeAll(keepingCapacity: true)
     }
 }

@@ -6,14 +6,17 @@ import PipelineLanguage
 /// What the map of one process over all the inputs read, held in memory: what the merge needs
 /// to build the site. (The map task of a shard for another machine streams its documents to
 /// disk instead: ``PartialWriter``.)
-struct Partial: Sendable {
+struct Partial {
     /// The documents, with duplicates resolved as `duplicates:` says (``DocumentSet``).
     var documents: DocumentSet
     var exportTimes: ExportTimes
 
-    /// Reads all of `layout` (the slice of ``Shard/whole``), telling `progress` how far it is.
-    static func readAll(of layout: InputLayout, config: PipelineConfig, progress: (BuildEvent) -> Void) throws(BuildError) -> Partial {
-        var documents = DocumentSet(duplicates: config.duplicates)
+    /// Reads all of `layout` (the slice of ``Shard/whole``), keeping `fields` of each document in
+    /// memory (nil: all), telling `progress` how far it is.
+    static func readAll(
+        of layout: InputLayout, config: PipelineConfig, keeping fields: [FieldPath]?, progress: (BuildEvent) -> Void
+    ) throws(BuildError) -> Partial {
+        var documents = try DocumentSet(duplicates: config.duplicates, keeping: fields)
         let read = try readSlice(.whole, of: layout, config: config, progress: progress) { exported, _ throws(BuildError) in
             try documents.add(exported)
         }

@@ -123,7 +123,7 @@ enum PartialFiles {
 
         let totalBytes = byIndex.values.reduce(0) { $0 + $1.header.documentsBytes }
         var bytesBefore = 0
-        var documents = DocumentSet(duplicates: config.duplicates)
+        var documents = try DocumentSet(duplicates: config.duplicates, keeping: config.fieldsRead)
         var exportTimes = ExportTimes()
         // Per input, the newlines of its ranges read so far, in shard order.
         var newlinesBefore: [Int: Int] = [:]

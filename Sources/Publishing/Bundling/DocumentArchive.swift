@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FirestoreModel
+import Foundation
+import JSONCore
+
+/// The fields of every document a build read, whole, at rest in a temporary file in the form a
+/// bundle carries them (the `fields` object of its `document` element, as
+/// ``FirestoreModel/MapValue/encodeFields(into:)`` writes it), so that memory holds only the
+/// fields the queries read, and a bundle copies each document's fields instead of encoding them.
+///
+/// The file is removed from its directory as soon as it is created: it lives while the build
+/// holds it open and leaves nothing behind, whatever stops the build. It is created in the
+/// system's temporary directory (`TMPDIR`, else `/tmp`) and takes about the bytes of the
+/// bundles' documents.
+///
+/// An archive is written once, by a ``Writer``, then read from any thread.
+final class DocumentArchive: Sendable {
+    /// Where one document is in the archive.
+    struct Position: Sendable, Hashable {
+        var offset: Int
+        var length: Int
+    }
+
+    private let descriptor: Int32
+    /// What the file was called, for messages.
+    private let path: String
+
+    fileprivate init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The encoded fields at `position`.
+    func encodedFields(at position: Position) throws(PublishError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: position.length)
+        let count = bytes.withUnsafeMutableBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let read = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(position.offset + done))
+                if read < 0, errno == EINTR { continue }
+                if read <= 0 { return read < 0 ? -1 : done }
+                done += read
+            }
+            return done
+        }
+        guard count == position.length else {
+            throw PublishError(path: path, message: "cannot read back the documents the build set aside: \(count < 0 ? String(cString: strerror(errno)) : "the file is short")")
+        }
+        return bytes
+    }
+
+    /// The fields at `position`, decoded; references in them belong to `database`.
+    func fields(at position: Position, database: DatabaseID) throws(PublishError) -> MapValue {
+        let bytes = try encodedFields(at: position)
+        do {
+            return try MapValue(protoJSONFields: try JSONParser.parse(bytes), relativeTo: database)
+        } catch {
+            throw PublishError(path: path, message: "the documents the build set aside are damaged: \(error)")
+        }
+    }
+
+    /// Appends documents to a new archive, a buffer at a time, until ``finish()``.
+    final class Writer {
+        private let descriptor: Int32
+        private let path: String
+        private var buffer: [UInt8] = []
+        /// Bytes written to the file so far.
+        private var written = 0
+        private static let bufferSize = 1 << 20
+
+        /// Creates the archive's file in `directory` and removes its name at once.
+        init(directory: String = NSTemporaryDirectory()) throws(BuildError) {
+            var template = Array(((directory as NSString).appendingPathComponent("bundlepress-documents.XXXXXX")).utf8CString)
+            let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            let failure = errno
+            let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            guard descriptor >= 0 else {
+                errno = failure
+                throw .publish(PublishError(path: path, message: "cannot create a file to set the documents aside in: \(String(cString: strerror(errno)))"))
+            }
+            unlink(path)
+            self.descriptor = descriptor
+            self.path = path
+            buffer.reserveCapacity(Self.bufferSize)
+        }
+
+        deinit {
+            close(descriptor)
+        }
+
+        /// Appends the encoded fields of a document and says where they are.
+        func append(_ encodedFields: [UInt8]) throws(BuildError) -> Position {
+            let position = Position(offset: written + buffer.count, length: encodedFields.count)
+            buffer.append(contentsOf: encodedFields)
+            if buffer.count >= Self.bufferSize { try flush() }
+            return position
+        }
+
+        /// Writes what is left and hands the archive over for reading.
+        func finish() throws(BuildError) -> DocumentArchive {
+            try flush()
+            // The writer closes its descriptor when it goes; the archive reads through its own.
+            let reading = dup(descriptor)
+            guard reading >= 0 else {
+                throw .publish(PublishError(path: path, message: "cannot read back the documents set aside: \(String(cString: strerror(errno)))"))
+            }
+            return DocumentArchive(descriptor: reading, path: path)
+        }
+
+        private func flush() throws(BuildError) {
+            let failed = buffer.withUnsafeBytes { bytes in
+                var done = 0
+                while done < bytes.count {
+                    let count = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        return true
+                    }
+                    done += count
+                }
+                return false
+            }
+            if failed {
+                throw .publish(PublishError(path: path, message: "cannot set the documents aside: \(String(cString: strerror(errno)))"))
+            }
+            written += buffer.count
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+}
