@@ -83,7 +83,7 @@ struct DocumentArchiveTests {
                     collection: authors
             """, data: data)
         let config = try PipelineConfig.load(file: file)
-        var inputs = try LoadedInputs.load(config) { _ in }
+        var inputs = try LoadedInputs.load(config, settingAsideIn: directory.path) { _ in }
         _ = try inputs.resolve(config)
         let story = try #require(inputs.store.document(at: path("stories/s1")))
         #expect(story.fields.fields.map(\.key) == ["n", "published"])

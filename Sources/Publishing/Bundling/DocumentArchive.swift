@@ -13,9 +13,9 @@ import JSONCore
 /// fields the queries read, and a bundle copies each document's fields instead of encoding them.
 ///
 /// The file is removed from its directory as soon as it is created: it lives while the build
-/// holds it open and leaves nothing behind, whatever stops the build. It is created in the
-/// system's temporary directory (`TMPDIR`, else `/tmp`) and takes about the bytes of the
-/// bundles' documents.
+/// holds it open and leaves nothing behind, whatever stops the build. A build creates it in its
+/// output directory (a dry run, in the system's temporary directory), and it takes about the
+/// bytes of the bundles' documents.
 ///
 /// An archive is written once, by a ``Writer``, then read from any thread.
 final class DocumentArchive: Sendable {
@@ -77,7 +77,7 @@ final class DocumentArchive: Sendable {
         private static let bufferSize = 1 << 20
 
         /// Creates the archive's file in `directory` and removes its name at once.
-        init(directory: String = NSTemporaryDirectory()) throws(BuildError) {
+        init(directory: String) throws(BuildError) {
             var template = Array(((directory as NSString).appendingPathComponent("bundlepress-documents.XXXXXX")).utf8CString)
             let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             let failure = errno

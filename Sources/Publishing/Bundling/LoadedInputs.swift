@@ -28,10 +28,10 @@ struct LoadedInputs: Sendable {
 
     /// Reads every input of `config`: the map of one shard over all of them, then the merge.
     /// Files are read in config order, each pattern's matches in path order, so "last wins" is
-    /// well defined.
-    static func load(_ config: PipelineConfig, progress: (BuildEvent) -> Void) throws(BuildError) -> LoadedInputs {
+    /// well defined. The documents' fields are set aside in a file in `directory`.
+    static func load(_ config: PipelineConfig, settingAsideIn directory: String, progress: (BuildEvent) -> Void) throws(BuildError) -> LoadedInputs {
         let layout = try InputLayout.expand(config)
-        let partial = try Partial.readAll(of: layout, config: config, keeping: config.fieldsRead, progress: progress)
+        let partial = try Partial.readAll(of: layout, config: config, keeping: config.fieldsRead, settingAsideIn: directory, progress: progress)
         return try LoadedInputs(
             documents: partial.documents, exportTimes: partial.exportTimes, files: layout.dataFileCount, bytes: layout.totalBytes,
             config: config, progress: progress)

@@ -86,12 +86,14 @@ public struct SiteBuilder: Sendable {
             return try upToDate(record.report, warnings: warnings, started: started, clock: clock)
         }
 
+        // The documents are set aside where the bundles are staged: beside the site, on its disk.
+        let setAside = dryRun ? FileManager.default.temporaryDirectory.path : outputDirectory
         var inputs: LoadedInputs
         switch source {
         case .exports:
-            inputs = try LoadedInputs.load(config, progress: progress)
+            inputs = try LoadedInputs.load(config, settingAsideIn: setAside, progress: progress)
         case .partials(let directories):
-            let merged = try PartialFiles.read(from: directories, config: config, progress: progress)
+            let merged = try PartialFiles.read(from: directories, config: config, settingAsideIn: setAside, progress: progress)
             inputs = try LoadedInputs(
                 documents: merged.documents, exportTimes: merged.exportTimes, files: merged.files, bytes: merged.bytes, config: config, progress: progress)
         }

@@ -1,5 +1,6 @@
 import ExportReader
 import FirestoreModel
+import Foundation
 import JSONCore
 import PipelineLanguage
 import QueryEngine
@@ -24,7 +25,7 @@ public enum QueryRunner {
         if !config.fanOuts.contains(where: \.dependsOnData), namedQuery(name, in: config) == nil {
             throw unknown(name, in: config)
         }
-        var inputs = try LoadedInputs.load(config) { _ in }
+        var inputs = try LoadedInputs.load(config, settingAsideIn: FileManager.default.temporaryDirectory.path) { _ in }
         let resolved = try inputs.resolve(config)
         guard let (bundle, spec) = namedQuery(name, in: resolved) else { throw unknown(name, in: resolved) }
         var documents: [Document] = []

@@ -49,10 +49,12 @@ struct DocumentSet {
     /// Documents set aside together.
     private static let batch = 4_096
 
-    init(duplicates: DuplicatePolicy, keeping fields: [FieldPath]?) throws(BuildError) {
+    /// An empty set that keeps `fields` of each document (nil: all), and sets the documents'
+    /// fields aside in a file in `directory`.
+    init(duplicates: DuplicatePolicy, keeping fields: [FieldPath]?, settingAsideIn directory: String) throws(BuildError) {
         self.duplicates = duplicates
         self.fields = fields
-        archive = try DocumentArchive.Writer()
+        archive = try DocumentArchive.Writer(directory: directory)
     }
 
     /// The documents in the set.
@@ -115,5 +117,7 @@ struct DocumentSet {
             entries[position].archived = Archived(position: try archive.append(document.encoded), fingerprint: document.fingerprint, exposure: exposure)
         }
         unsettled.removeAll(keepingCapacity: true)
+        // The whole documents go: freed on another core while reading goes on.
+        BackgroundRelease.release(documents)
     }
 }

@@ -12,11 +12,12 @@ struct Partial {
     var exportTimes: ExportTimes
 
     /// Reads all of `layout` (the slice of ``Shard/whole``), keeping `fields` of each document in
-    /// memory (nil: all), telling `progress` how far it is.
+    /// memory (nil: all) and setting the rest aside in `directory`, telling `progress` how far it is.
     static func readAll(
-        of layout: InputLayout, config: PipelineConfig, keeping fields: [FieldPath]?, progress: (BuildEvent) -> Void
+        of layout: InputLayout, config: PipelineConfig, keeping fields: [FieldPath]?, settingAsideIn directory: String,
+        progress: (BuildEvent) -> Void
     ) throws(BuildError) -> Partial {
-        var documents = try DocumentSet(duplicates: config.duplicates, keeping: fields)
+        var documents = try DocumentSet(duplicates: config.duplicates, keeping: fields, settingAsideIn: directory)
         let read = try readSlice(.whole, of: layout, config: config, progress: progress) { exported, _ throws(BuildError) in
             try documents.add(exported)
         }
