@@ -14,8 +14,8 @@ import QueryEngine
 struct LoadedInputs: Sendable {
     /// The documents, with only the fields of ``fields``.
     private(set) var store: DocumentStore
-    /// The fields the store keeps of each document; nil keeps them all.
-    private(set) var fields: [FieldPath]?
+    /// The fields the store keeps of each document.
+    private(set) var fields: [FieldPath]
     private let archive: DocumentArchive
     /// What is set aside of each document of the store.
     private let archived: [ResourcePath: DocumentSet.Archived]
@@ -110,8 +110,9 @@ struct LoadedInputs: Sendable {
     /// resolved again.
     mutating func resolve(_ config: PipelineConfig) throws(BuildError) -> PipelineConfig {
         var resolved = try resolving(config)
-        if let kept = fields, case let missing = resolved.fieldsRead.filter({ field in !kept.contains { $0.isPrefix(of: field) } }), !missing.isEmpty {
-            try keep(kept + missing)
+        let missing = resolved.fieldsRead.filter { field in !fields.contains { $0.isPrefix(of: field) } }
+        if !missing.isEmpty {
+            try keep(fields + missing)
             resolved = try resolving(config)
         }
         try checkCollectionsExist(resolved)

@@ -35,8 +35,8 @@ struct DocumentSet {
     }
 
     let duplicates: DuplicatePolicy
-    /// The fields kept of each document; nil keeps them all.
-    let fields: [FieldPath]?
+    /// The fields kept of each document in memory.
+    let fields: [FieldPath]
     private(set) var entries: [Entry] = []
     /// Every distinct exposure candidate of the documents.
     private(set) var candidates: [ExposureScan.Candidate] = []
@@ -49,9 +49,9 @@ struct DocumentSet {
     /// Documents set aside together.
     private static let batch = 4_096
 
-    /// An empty set that keeps `fields` of each document (nil: all), and sets the documents'
+    /// An empty set that keeps `fields` of each document in memory, and sets the documents'
     /// fields aside in a file in `directory`.
-    init(duplicates: DuplicatePolicy, keeping fields: [FieldPath]?, settingAsideIn directory: String) throws(BuildError) {
+    init(duplicates: DuplicatePolicy, keeping fields: [FieldPath], settingAsideIn directory: String) throws(BuildError) {
         self.duplicates = duplicates
         self.fields = fields
         archive = try DocumentArchive.Writer(directory: directory)
@@ -79,9 +79,12 @@ struct DocumentSet {
         if unsettled.count >= Self.batch { try settle() }
     }
 
-    /// The entries, every one set aside, and the archive that holds their fields.
+    /// The entries, every one set aside, and the archive that holds their fields. The set takes
+    /// no more documents.
     mutating func finish() throws(BuildError) -> (entries: [Entry], candidates: [ExposureScan.Candidate], archive: DocumentArchive) {
         try settle()
+        positions = [:]
+        candidateIndex = [:]
         return (entries, candidates, try archive.finish())
     }
 
@@ -99,7 +102,7 @@ struct DocumentSet {
                 document.fields.encodeFields(into: &scratch)
                 let encoded = scratch.bytes
                 var kept = document
-                if let fields { kept.fields = document.fields.keepingOnly(fields) }
+                kept.fields = document.fields.keepingOnly(fields)
                 return (
                     kept: kept, encoded: encoded,
                     fingerprint: document.createTime.map { DocumentFingerprint.of(createTime: $0, encodedFields: encoded) },

@@ -12,9 +12,9 @@ struct Partial {
     var exportTimes: ExportTimes
 
     /// Reads all of `layout` (the slice of ``Shard/whole``), keeping `fields` of each document in
-    /// memory (nil: all) and setting the rest aside in `directory`, telling `progress` how far it is.
+    /// memory and setting the whole aside in `directory`, telling `progress` how far it is.
     static func readAll(
-        of layout: InputLayout, config: PipelineConfig, keeping fields: [FieldPath]?, settingAsideIn directory: String,
+        of layout: InputLayout, config: PipelineConfig, keeping fields: [FieldPath], settingAsideIn directory: String,
         progress: (BuildEvent) -> Void
     ) throws(BuildError) -> Partial {
         var documents = try DocumentSet(duplicates: config.duplicates, keeping: fields, settingAsideIn: directory)
