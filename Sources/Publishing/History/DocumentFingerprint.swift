@@ -13,16 +13,9 @@ import JSONCore
 enum DocumentFingerprint {
     /// 16 lowercase hex digits.
     static func of(_ document: Document) -> String {
-        var scratch = JSONWriter()
-        return of(document, scratch: &scratch)
-    }
-
-    /// The same, encoding into `scratch`, whose storage is reused from document to document.
-    static func of(_ document: Document, scratch: inout JSONWriter) -> String {
-        scratch.removeAll()
-        scratch.string(document.createTime?.rfc3339 ?? "")
-        document.fields.encodeFields(into: &scratch)
-        return SHA256.hash(data: scratch.bytes).hex(bytes: 8)
+        var fields = JSONWriter(reservingCapacity: 4096)
+        document.fields.encodeFields(into: &fields)
+        return of(createTime: document.createTime, encodedFields: fields.bytes)
     }
 
     /// The fingerprint of a document created at `createTime` whose fields encode (by

@@ -1,5 +1,4 @@
 import FirestoreModel
-import JSONCore
 import ParallelWork
 import PipelineLanguage
 import QueryEngine
