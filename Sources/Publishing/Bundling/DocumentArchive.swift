@@ -20,7 +20,7 @@ import JSONCore
 /// An archive is written once, by a ``Writer``, then read from any thread.
 final class DocumentArchive: Sendable {
     /// Where one document is in the archive.
-    struct Position: Sendable, Hashable {
+    struct Position: Sendable {
         var offset: Int
         var length: Int
     }
