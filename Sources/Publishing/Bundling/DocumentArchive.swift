@@ -116,19 +116,7 @@ final class DocumentArchive: Sendable {
         }
 
         private func flush() throws(BuildError) {
-            let failed = buffer.withUnsafeBytes { bytes in
-                var done = 0
-                while done < bytes.count {
-                    let count = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        return true
-                    }
-                    done += count
-                }
-                return false
-            }
-            if failed {
+            guard OutputFile.writeAll(buffer, to: descriptor) else {
                 throw .publish(PublishError(path: path, message: "cannot set the documents aside: \(String(cString: strerror(errno)))"))
             }
             written += buffer.count

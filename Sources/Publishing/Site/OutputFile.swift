@@ -25,20 +25,25 @@ final class OutputFile {
 
     /// Writes all of `bytes` at the end of the file.
     func append(_ bytes: [UInt8]) throws(PublishError) {
-        let failed = bytes.withUnsafeBytes { buffer in
+        guard Self.writeAll(bytes, to: descriptor) else { throw Self.error(path, "cannot write") }
+        byteCount += bytes.count
+    }
+
+    /// Writes all of `bytes` to `descriptor` at its offset, through short writes and signals;
+    /// false, with `errno` set, when the system refuses.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return true
+                    return false
                 }
                 offset += written
             }
-            return false
+            return true
         }
-        if failed { throw Self.error(path, "cannot write") }
-        byteCount += bytes.count
     }
 
     /// Flushes the file to disk (`fsync`) and closes it.
