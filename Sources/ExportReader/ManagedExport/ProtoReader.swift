@@ -1,3 +1,5 @@
+import FirestoreModel
+
 /// Reads protocol buffer wire format (proto2, groups included) from a byte array, bounds-checked:
 /// every malformed, truncated or unexpected field is a ``ProtoError`` at its byte offset.
 ///
@@ -64,16 +66,14 @@ struct ProtoReader {
 
     mutating func readVarint() throws(ProtoError) -> UInt64 {
         let start = position
-        var result: UInt64 = 0
-        for shift in stride(from: UInt64(0), to: 70, by: 7) {
-            guard position < end else { throw ProtoError(offset: start, "the data ends inside a varint") }
-            let byte = bytes[position]
-            position += 1
-            if shift == 63, byte > 1 { throw ProtoError(offset: start, "a varint overflows 64 bits") }
-            result |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return result }
+        var offset = position
+        let value = bytes.withUnsafeBytes { Varint.read(UnsafeRawBufferPointer(rebasing: $0[..<end]), at: &offset) }
+        guard let value else {
+            // Ten bytes hold any 64-bit varint: with ten there, the last one overflowed.
+            throw ProtoError(offset: start, end - start >= 10 ? "a varint overflows 64 bits" : "the data ends inside a varint")
         }
-        throw ProtoError(offset: start, "a varint longer than 10 bytes")
+        position = offset
+        return value
     }
 
     mutating func readFixed64() throws(ProtoError) -> UInt64 {
