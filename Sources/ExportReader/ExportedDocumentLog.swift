@@ -88,29 +88,16 @@ private struct LogSource: ExportDocumentSource {
             found = try wholeRecords()
         }
         let (files, database, offset, log, records) = (self.files, self.database, bufferOffset, file.path, found)
-        let slices = max(1, min(threads, records.count / 256))
-        let results = buffer.withUnsafeBytes { bytes in
+        let decoded = buffer.withUnsafeBytes { bytes in
             let shared = SharedBytes(bytes: bytes)
-            return parallelMap(count: slices, threads: slices) { slice -> Result<[ExportedDocument], ExportError> in
-                var documents: [ExportedDocument] = []
-                for index in (records.count * slice / slices)..<(records.count * (slice + 1) / slices) {
-                    do throws(ExportError) {
-                        documents.append(try Self.decode(shared.bytes, records[index], files: files, database: database, log: log, fileOffset: offset))
-                    } catch {
-                        return .failure(error)
-                    }
-                }
-                return .success(documents)
+            return parallelMapUntilFailure(count: records.count, threads: threads, minimumPerSlice: 256) {
+                (index: Int, documents: inout [ExportedDocument]) throws(ExportError) in
+                documents.append(try Self.decode(shared.bytes, records[index], files: files, database: database, log: log, fileOffset: offset))
             }
         }
-        pending.removeAll(keepingCapacity: true)
+        if let failure = decoded.failure { throw failure }
+        pending = decoded.outputs
         pendingIndex = 0
-        for result in results {
-            switch result {
-            case .success(let documents): pending += documents
-            case .failure(let error): throw error
-            }
-        }
         start = records.last!.upperBound
         return true
     }

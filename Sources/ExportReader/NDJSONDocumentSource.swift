@@ -68,41 +68,20 @@ struct NDJSONDocumentSource<Decoder: NDJSONRecordDecoder>: ExportDocumentSource 
         return pending[pendingIndex]
     }
 
-    /// Decodes `batch` in contiguous slices, one per thread, and joins the results in order up
-    /// to the first failing line.
+    /// Decodes `batch` on every core, keeping the documents in order up to the first failing line.
     private mutating func decode(_ batch: [Line]) {
         let shared = SharedLines(lines: batch)
-        let (decoder, path, count) = (self.decoder, records.path, batch.count)
-        let slices = max(1, min(threads, count / 64))
-        let results = parallelMap(count: slices, threads: slices) { slice in
-            var documents: [ExportedDocument] = []
-            for index in (count * slice / slices)..<(count * (slice + 1) / slices) {
-                do throws(ExportError) {
-                    try NDJSONRecords.parse(shared.lines[index], path: path) { record, locate, line throws(ExportError) in
-                        try decoder.decode(record, line: RecordLine(path: path, number: line), locate: locate) { documents.append($0) }
-                    }
-                } catch {
-                    return SliceResult(documents: documents, error: error)
-                }
+        let (decoder, path) = (self.decoder, records.path)
+        let decoded = parallelMapUntilFailure(count: batch.count, threads: threads, minimumPerSlice: 64) {
+            (index: Int, documents: inout [ExportedDocument]) throws(ExportError) in
+            try NDJSONRecords.parse(shared.lines[index], path: path) { record, locate, line throws(ExportError) in
+                try decoder.decode(record, line: RecordLine(path: path, number: line), locate: locate) { documents.append($0) }
             }
-            return SliceResult(documents: documents, error: nil)
         }
-        pending.removeAll(keepingCapacity: true)
+        pending = decoded.outputs
         pendingIndex = 0
-        for result in results {
-            pending.append(contentsOf: result.documents)
-            if let error = result.error {
-                pendingError = error
-                break
-            }
-        }
+        pendingError = decoded.failure
     }
-}
-
-/// The documents one slice of a batch decoded, and the error that stopped it, if any.
-private struct SliceResult: Sendable {
-    var documents: [ExportedDocument]
-    var error: ExportError?
 }
 
 /// A batch of lines shared by the decoding threads: the lines point into the reader's buffer,

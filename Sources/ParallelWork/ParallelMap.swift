@@ -28,3 +28,32 @@ public func parallelMap<T: Sendable>(count: Int, threads: Int, _ body: @Sendable
 private struct SharedSlots<T>: @unchecked Sendable {
     let slots: UnsafeMutableBufferPointer<T?>
 }
+
+/// Calls `body` for every index in `0..<count`, in contiguous slices of at least
+/// `minimumPerSlice` indices on up to `threads` threads, and returns what the calls gave in
+/// index order up to the first call that failed, with that failure: exactly what one thread
+/// going through the indices in order and stopping at the first failure gives.
+///
+/// `body` gives any number of outputs for its index (a record holding several documents).
+public func parallelMapUntilFailure<Output: Sendable, Failure: Error>(
+    count: Int, threads: Int, minimumPerSlice: Int, _ body: @Sendable (_ index: Int, _ outputs: inout [Output]) throws(Failure) -> Void
+) -> (outputs: [Output], failure: Failure?) {
+    let slices = max(1, min(threads, count / max(1, minimumPerSlice)))
+    let results = parallelMap(count: slices, threads: slices) { slice -> (outputs: [Output], failure: Failure?) in
+        var outputs: [Output] = []
+        for index in (count * slice / slices)..<(count * (slice + 1) / slices) {
+            do throws(Failure) {
+                try body(index, &outputs)
+            } catch {
+                return (outputs, error)
+            }
+        }
+        return (outputs, nil)
+    }
+    var outputs: [Output] = []
+    for result in results {
+        outputs += result.outputs
+        if let failure = result.failure { return (outputs, failure) }
+    }
+    return (outputs, nil)
+}

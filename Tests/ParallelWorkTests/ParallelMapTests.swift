@@ -21,4 +21,33 @@ struct ParallelMapTests {
         }
         #expect(watched.allSatisfy { $0() == nil })
     }
+
+    private struct Refusal: Error, Equatable {
+        var index: Int
+    }
+
+    /// Whatever the threads and slices, the outputs are those of one thread going in order and
+    /// stopping at the first failure, with that failure.
+    @Test(arguments: [1, 2, 3, 8])
+    func untilFailureIsWhatOneThreadInOrderGives(threads: Int) {
+        for failing in [nil, 0, 1, 37, 38, 99] as [Int?] {
+            // Index i gives i % 3 outputs; the failing indices are `failing` and every later
+            // multiple of 40, so only the first may be reported.
+            let body = { @Sendable (index: Int, outputs: inout [Int]) throws(Refusal) in
+                if index == failing || (failing.map { index > $0 } ?? false) && index.isMultiple(of: 40) { throw Refusal(index: index) }
+                outputs += Array(repeating: index, count: index % 3)
+            }
+            var expected: [Int] = []
+            var expectedFailure: Refusal?
+            for index in 0..<100 {
+                do throws(Refusal) { try body(index, &expected) } catch {
+                    expectedFailure = error
+                    break
+                }
+            }
+            let result = parallelMapUntilFailure(count: 100, threads: threads, minimumPerSlice: 10, body)
+            #expect(result.outputs == expected, "failing at \(String(describing: failing))")
+            #expect(result.failure == expectedFailure)
+        }
+    }
 }
