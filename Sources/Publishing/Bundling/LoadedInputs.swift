@@ -82,13 +82,10 @@ struct LoadedInputs: Sendable {
         return writer.bytes
     }
 
-    /// The ``DocumentFingerprint`` of `document`, a document of the store, as `policy` publishes it.
+    /// The ``DocumentFingerprint`` of `document`, a document of the store, as `policy` publishes
+    /// it (computed here, for the documents a bundle ships, rather than for every one read).
     func fingerprint(of document: Document, as policy: FieldPolicy) throws(PublishError) -> String {
-        guard policy.rule(forCollection: document.path.parent) == nil else { return DocumentFingerprint.of(policy.apply(to: try whole(document))) }
-        let known = archived[document.path]!
-        if let fingerprint = known.fingerprint { return fingerprint }
-        // Its createTime came from the snapshot time: known only now.
-        return DocumentFingerprint.of(createTime: document.createTime, encodedFields: try archive.encodedFields(at: known.position))
+        DocumentFingerprint.of(createTime: document.createTime, encodedFields: try encodedFields(of: document, as: policy))
     }
 
     /// The fields of `document`, a document of the store, that look sensitive as `policy`

@@ -10,8 +10,8 @@ import PipelineLanguage
 ///
 /// Each document's fields are set aside whole, encoded as a bundle carries them, in a
 /// ``DocumentArchive``; the set keeps of a document only the fields the queries read (`keeping`),
-/// its times, where it was read, and what publishing it whole needs to know (its fingerprint,
-/// the fields that look sensitive). That work is done for runs of documents on every core.
+/// its times, where it was read, and the fields that look sensitive when it is published whole.
+/// That work is done for runs of documents on every core.
 ///
 /// One process adds every document in reading order; a merge adds the documents of every
 /// shard's partial in shard order, which is the same order.
@@ -28,8 +28,6 @@ struct DocumentSet {
     /// What a build knows of a document's whole fields without reading them back.
     struct Archived: Sendable {
         var position: DocumentArchive.Position
-        /// Its ``DocumentFingerprint`` published whole, when its `createTime` was known on reading.
-        var fingerprint: String?
         /// The fields that look sensitive when it is published whole: indices into ``candidates``.
         var exposure: [Int32]
     }
@@ -88,8 +86,8 @@ struct DocumentSet {
         return (entries, candidates, try archive.finish())
     }
 
-    /// Sets aside the documents added since the last time: encodes, fingerprints and scans them on
-    /// every core, then appends them to the archive in order.
+    /// Sets aside the documents added since the last time: encodes and scans them on every core,
+    /// then appends them to the archive in order.
     private mutating func settle() throws(BuildError) {
         let documents = unsettled.map { entries[$0].document }
         let fields = fields
@@ -103,10 +101,7 @@ struct DocumentSet {
                 let encoded = scratch.bytes
                 var kept = document
                 kept.fields = document.fields.keepingOnly(fields)
-                return (
-                    kept: kept, encoded: encoded,
-                    fingerprint: document.createTime.map { DocumentFingerprint.of(createTime: $0, encodedFields: encoded) },
-                    candidates: ExposureScan.candidates(in: document.fields, names: &names))
+                return (kept: kept, encoded: encoded, candidates: ExposureScan.candidates(in: document.fields, names: &names))
             }
         }
         for (position, document) in zip(unsettled, prepared.joined()) {
@@ -117,7 +112,7 @@ struct DocumentSet {
                 return Int32(candidates.count - 1)
             }
             entries[position].document = document.kept
-            entries[position].archived = Archived(position: try archive.append(document.encoded), fingerprint: document.fingerprint, exposure: exposure)
+            entries[position].archived = Archived(position: try archive.append(document.encoded), exposure: exposure)
         }
         unsettled.removeAll(keepingCapacity: true)
         // The whole documents go: freed on another core while reading goes on.
