@@ -35,35 +35,37 @@ struct BuiltBundle {
     /// Encodes, hashes and compresses `planned` into `scratchDirectory`, telling `progress` how
     /// far it is. `encodedFields` gives the encoded fields each document of the plan is published with.
     static func build(
-        _ planned: ShipmentPlan.Bundle, queries: [BundleSelection.NamedQuery], database: DatabaseID, gzipLevel: Int, audience: BundleAudience,
+        _ planned: consuming ShipmentPlan.Bundle, queries: [BundleSelection.NamedQuery], database: DatabaseID, gzipLevel: Int, audience: BundleAudience,
         scratchDirectory: String, encodedFields: @escaping @Sendable (Document) throws(PublishError) -> [UInt8], progress: (BuildEvent) -> Void
     ) throws(BuildError) -> BuiltBundle {
+        let (id, createTime, leavers, missing) = (planned.id, planned.createTime, planned.leavers, planned.missing)
         var writer: BundleWriter
         do throws(BundleWriterError) {
-            writer = try BundleWriter(id: planned.id, snapshotTime: planned.createTime, database: database, audience: audience)
+            writer = try BundleWriter(id: id, snapshotTime: createTime, database: database, audience: audience)
         } catch {
-            throw .bundle(id: planned.id, error)
+            throw .bundle(id: id, error)
         }
         for query in queries {
             do throws(BundleWriterError) {
                 try writer.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery)
             } catch {
                 // The query came from pipeline.yml: point at it, so the user knows what to change.
-                throw .config(ConfigError("bundle \"\(planned.id)\": \(error)", at: query.location))
+                throw .config(ConfigError("bundle \"\(id)\": \(error)", at: query.location))
             }
         }
-        for entry in planned.entries {
+        // The writer holds the entries now: the plan's copy goes before encoding.
+        for entry in (consume planned).entries {
             do throws(BundleWriterError) {
                 switch entry {
                 case .existing(let document, let queries): try writer.addDocument(document, queries: queries)
                 case .missing(let path, let readTime): try writer.addMissingDocument(path, readTime: readTime)
                 }
             } catch {
-                throw .bundle(id: planned.id, error)
+                throw .bundle(id: id, error)
             }
         }
-        let files = try BundleFiles.write(writer, encodedFields: encodedFields, into: scratchDirectory, name: planned.id, gzipLevel: gzipLevel, progress: progress)
+        let files = try BundleFiles.write(writer, encodedFields: encodedFields, into: scratchDirectory, name: id, gzipLevel: gzipLevel, progress: progress)
         let names = queries.map(\.name).sorted { UTF8Order.compare($0, $1) == .less }
-        return BuiltBundle(id: planned.id, files: files, namedQueries: names, createTime: planned.createTime, leavers: planned.leavers, missing: planned.missing)
+        return BuiltBundle(id: id, files: files, namedQueries: names, createTime: createTime, leavers: leavers, missing: missing)
     }
 }

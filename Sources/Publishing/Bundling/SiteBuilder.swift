@@ -116,13 +116,17 @@ public struct SiteBuilder: Sendable {
         for spec in resolved.bundles {
             selections.append(try BundleSelection.select(spec, store: inputs.store))
         }
-        let plan = try ShipmentPlanner(
+        var plan = try ShipmentPlanner(
             previous: previous.history, snapshotTime: inputs.snapshotTime, leavers: config.leavers, floorWithoutHistory: previous.floor
         ).plan(selections, inputs: inputs)
         let exposure = try ExposureScan.findings(
             in: plan, policies: Dictionary(uniqueKeysWithValues: selections.map { ($0.id, $0.fieldPolicy) }), inputs: inputs)
         if config.exposure.mode == .fail, !exposure.isEmpty { throw .exposure(exposure) }
         warnings += exposure.map(\.description)
+        // The plan holds what each bundle carries: of the selections, the bundles need only their
+        // queries and field policies, and the documents selected go on another core meanwhile.
+        let bundleQueries = selections.map { (policy: $0.fieldPolicy, queries: $0.namedQueries) }
+        BackgroundRelease.release(consume selections)
 
         let scratch: String
         do throws(PublishError) {
@@ -132,11 +136,14 @@ public struct SiteBuilder: Sendable {
         }
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var built: [BuiltBundle] = []
-        for (index, (planned, selection)) in zip(plan.bundles, selections).enumerated() {
+        for (index, (policy, queries)) in bundleQueries.enumerated() {
+            // The bundle's entries go with the bundle once it is built, not with the plan.
+            let planned = plan.bundles[index]
+            plan.bundles[index].entries = []
             progress(.buildingBundle(id: planned.id, index: index, count: plan.bundles.count))
-            let (policy, documents) = (selection.fieldPolicy, inputs)
+            let documents = inputs
             built.append(try BuiltBundle.build(
-                planned, queries: selection.namedQueries, database: inputs.store.database, gzipLevel: config.gzipLevel,
+                planned, queries: queries, database: inputs.store.database, gzipLevel: config.gzipLevel,
                 audience: config.clients.bundleAudience, scratchDirectory: scratch,
                 encodedFields: { (document) throws(PublishError) in try documents.encodedFields(of: document, as: policy) }, progress: progress))
         }
@@ -149,7 +156,7 @@ public struct SiteBuilder: Sendable {
         // thousand documents take a quarter of a second to free).
         let inputsRead = (snapshotTime: inputs.snapshotTime, files: inputs.fileCount, bytes: inputs.inputBytes, documents: inputs.store.count)
         let (siteTime, history, previousSource) = (plan.siteTime, plan.history, previous.source)
-        BackgroundRelease.release((consume inputs, consume selections, consume plan, consume previous))
+        BackgroundRelease.release((consume inputs, consume plan, consume previous))
 
         progress(.publishing)
         let manifest = Manifest(
