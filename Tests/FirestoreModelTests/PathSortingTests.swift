@@ -27,6 +27,23 @@ import Testing
         #expect(actual.count == expected.count)
     }
 
+    @Test(arguments: [false, true])
+    func sortingInPlaceGivesTheSortedOrderEqualPathsKeptInOrder(numeric: Bool) {
+        // Each element carries its index, so that the order of equal paths shows.
+        let items = Self.paths(count: 3000, numeric: numeric).enumerated().map { ($1, $0) }
+        var sorted = items
+        sorted.sort(byPath: \.0)
+        #expect(sorted.map(\.1) == items.sorted(byPath: \.0).map(\.1))
+        let stable = items.sorted { lhs, rhs in
+            let order = ResourcePath.compare(lhs.0, rhs.0)
+            return order == .less || (order == .equal && lhs.1 < rhs.1)
+        }
+        #expect(sorted.map(\.1) == stable.map(\.1))
+        var empty: [(ResourcePath, Int)] = []
+        empty.sort(byPath: \.0)
+        #expect(empty.isEmpty)
+    }
+
     @Test func carriesTheElementsAlong() {
         let items = [("c/b", 2), ("c/a", 1), ("c/a/s/x", 3), ("b/z", 0)].map { (try! ResourcePath(parsing: $0.0), $0.1) }
         #expect(items.sorted(byPath: \.0).map(\.1) == [0, 1, 3, 2])

@@ -10,6 +10,14 @@ struct ShipmentPlan: Sendable {
         case existing(Document, queries: [String])
         /// A missing-document marker for a document the bundle shipped before and that was deleted.
         case missing(ResourcePath, readTime: Timestamp)
+
+        /// The document's path.
+        var path: ResourcePath {
+            switch self {
+            case .existing(let document, _): document.path
+            case .missing(let path, _): path
+            }
+        }
     }
 
     struct Bundle: Sendable {

@@ -45,12 +45,12 @@ struct ShipmentPlanner {
         var versions = VersionAssignment(newest: previous?.newestVersions() ?? [:], bump: candidate)
         try versions.prepare(selections.flatMap { selection in selection.documents.values.map { ($0.document, selection.fieldPolicy) } }, inputs: inputs)
 
-        var drafts: [(selection: BundleSelection, entries: [(path: ResourcePath, entry: ShipmentPlan.Entry)], leavers: Int, missing: Int)] = []
+        var drafts: [(selection: BundleSelection, entries: [ShipmentPlan.Entry], leavers: Int, missing: Int)] = []
         for selection in selections {
-            var entries: [(path: ResourcePath, entry: ShipmentPlan.Entry)] = []
+            var entries: [ShipmentPlan.Entry] = []
             entries.reserveCapacity(selection.documents.count)
-            for (path, selected) in selection.documents {
-                entries.append((path, .existing(try versions.shipped(selected.document, policy: selection.fieldPolicy, inputs: inputs), queries: selected.queries)))
+            for selected in selection.documents.values {
+                entries.append(.existing(try versions.shipped(selected.document, policy: selection.fieldPolicy, inputs: inputs), queries: selected.queries))
             }
             var leaverCount = 0
             var missingCount = 0
@@ -59,25 +59,30 @@ struct ShipmentPlanner {
                 if let document = inputs.store.document(at: path) {
                     let current = try versions.shipped(document, policy: selection.fieldPolicy, inputs: inputs)
                     guard earlier.contains(where: { $0.differs(from: current.updateTime) }) else { continue }
-                    entries.append((path, .existing(current, queries: [])))
+                    entries.append(.existing(current, queries: []))
                     leaverCount += 1
                 } else if earlier.contains(where: { $0.differs(from: nil) }) {
-                    entries.append((path, .missing(path, readTime: markerTime(for: path, earlier: earlier, versions: versions, candidate: candidate))))
+                    entries.append(.missing(path, readTime: markerTime(for: path, earlier: earlier, versions: versions, candidate: candidate)))
                     missingCount += 1
                 }
             }
+            // Sorted in place: a hundred thousand entries are not copied for it.
+            entries.sort(byPath: \.path)
             drafts.append((selection, entries, leaverCount, missingCount))
         }
 
         var bundles: [ShipmentPlan.Bundle] = []
         var histories: [String: (current: [ResourcePath: ShippedVersion], digest: String)] = [:]
-        for draft in drafts {
-            let entries = draft.entries.sorted(byPath: \.path)
+        for index in drafts.indices {
+            let draft = drafts[index]
+            // The plan takes the draft's entries over, rather than a copy of them.
+            drafts[index].entries = []
             var digest = ContentDigest()
             for query in draft.selection.namedQueries { digest.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery) }
             var current: [ResourcePath: ShippedVersion] = [:]
-            current.reserveCapacity(entries.count)
-            for (path, entry) in entries {
+            current.reserveCapacity(draft.entries.count)
+            for entry in draft.entries {
+                let path = entry.path
                 switch entry {
                 case .existing(let document, let queries):
                     let fingerprint = versions.fingerprint(of: path)
@@ -94,7 +99,7 @@ struct ShipmentPlanner {
             histories[draft.selection.id] = (current, contentDigest)
             bundles.append(ShipmentPlan.Bundle(
                 id: draft.selection.id, createTime: published.map(\.createTime) ?? candidate, changed: changed,
-                entries: entries.map(\.entry), leavers: draft.leavers, missing: draft.missing))
+                entries: draft.entries, leavers: draft.leavers, missing: draft.missing))
         }
 
         let siteTime = previous.flatMap { previous in bundles.contains(where: \.changed) ? nil : previous.siteTime } ?? candidate
