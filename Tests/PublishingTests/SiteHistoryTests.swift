@@ -1,3 +1,4 @@
+import Crypto
 import FirestoreModel
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ struct SiteHistoryTests {
         bundles: [
             "front": BundleHistory(
                 createTime: timestamp("2024-01-03T00:00:00.000001Z"), contentDigest: String(repeating: "b", count: 64),
-                current: [path("c/a"): .existing(updateTime: timestamp("2024-01-01T00:00:00Z"), fingerprint: "0123456789abcdef"),
+                current: [path("c/a"): .existing(updateTime: timestamp("2024-01-01T00:00:00Z"), fingerprint: DocumentFingerprint(hex: "0123456789abcdef")!),
                           path("c/gone"): .missing(readTime: timestamp("2024-01-02T00:00:00Z"))],
                 earlier: [path("c/a"): [EarlierVersion(kind: .existing(updateTime: timestamp("2023-12-01T00:00:00Z")), until: timestamp("2024-01-01T00:00:00Z")),
                                         EarlierVersion(kind: .existing(updateTime: nil), until: timestamp("2024-01-01T00:00:00Z"))],
@@ -31,6 +32,8 @@ struct SiteHistoryTests {
             (text.replacingOccurrences(of: "\"2024-01-02T00:00:00.000000000Z\"", with: "\"yesterday\""), "a read time"),
             (text.replacingOccurrences(of: "\"c/a\":[\"2024", with: "\"c\":[\"2024"), "a document path"),
             (String(text.dropLast(5)), "byte"),
+            (text.replacingOccurrences(of: "0123456789abcdef", with: "0123456789ABCDEF"), "a fingerprint of 16 lowercase hex digits"),
+            (text.replacingOccurrences(of: "0123456789abcdef", with: "0123456789abcde"), "a fingerprint of 16 lowercase hex digits"),
         ] {
             do {
                 _ = try SiteHistory.decode(Array(edited.utf8), file: "state.json")
@@ -44,6 +47,21 @@ struct SiteHistoryTests {
 
     /// A state file that cannot be read is not trusted: the previous state is then what the
     /// output publishes, and the build says so.
+    /// A fingerprint is held as a number and written as the 16 hex digits of the SHA-256's first
+    /// 8 bytes, as states and content digests have always said it.
+    @Test func aFingerprintIsTheFirstEightBytesOfItsHash() throws {
+        let fields = Array(#"{"n":{"integerValue":"1"}}"#.utf8)
+        let createTime = timestamp("2024-01-01T00:00:00Z")
+        let fingerprint = DocumentFingerprint.of(createTime: createTime, encodedFields: fields)
+        let hashed = SHA256.hash(data: Array("\"\(createTime.rfc3339)\"".utf8) + fields).hex
+        #expect(fingerprint.description == String(hashed.prefix(16)))
+        #expect(DocumentFingerprint(hex: fingerprint.description) == fingerprint)
+        #expect(DocumentFingerprint(bits: 0x0F).description == "000000000000000f")
+        for bad in ["", "000000000000000", "0000000000000000f", "000000000000000F", "000000000000000g", "-00000000000000f"] {
+            #expect(DocumentFingerprint(hex: bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func aCorruptStateFallsBackToThePublishedSite() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

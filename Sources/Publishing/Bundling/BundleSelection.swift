@@ -18,32 +18,69 @@ struct BundleSelection: Sendable {
         var location: SourceLocation?
     }
 
+    /// A selected document, with the named queries whose results hold it (in config order;
+    /// none for a document only `documents:` lists).
+    struct Selected: Sendable {
+        var document: Document
+        var queries: [String]
+    }
+
     var id: String
     /// The fields the bundle publishes (applied to every document it ships, leavers included).
     var fieldPolicy: FieldPolicy
     /// In config order.
     var namedQueries: [NamedQuery]
-    /// The selected documents, each with the named queries whose results hold it.
-    var documents: [ResourcePath: (document: Document, queries: [String])]
+    /// The selected documents in document-key order, each path once. (An array rather than a
+    /// dictionary by path: a hundred thousand documents take a third of the memory.)
+    var documents: [Selected]
+
+    /// True when `path` is selected.
+    func contains(_ path: ResourcePath) -> Bool {
+        // The first document not before `path`, then the paths that order as it does: numeric
+        // ids order by value, so `__id7__` and `__id007__` are two documents in one place.
+        var (low, high) = (0, documents.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if ResourcePath.compare(documents[middle].document.path, path) == .less { low = middle + 1 } else { high = middle }
+        }
+        return documents[low...].prefix { ResourcePath.compare($0.document.path, path) == .equal }.contains { $0.document.path == path }
+    }
 
     /// Runs `spec`'s named queries over `store` and adds the documents it lists.
     static func select(_ spec: BundleSpec, store: DocumentStore) throws(BuildError) -> BundleSelection {
-        var selection = BundleSelection(id: spec.id, fieldPolicy: spec.fieldPolicy, namedQueries: [], documents: [:])
+        var namedQueries: [NamedQuery] = []
+        var documents: [Selected] = []
         for named in spec.queries {
             let bundled = BundledQuery(database: store.database, query: named.query)
-            selection.namedQueries.append(NamedQuery(name: named.name, bundledQuery: bundled.jsonBytes, location: named.location))
+            namedQueries.append(NamedQuery(name: named.name, bundledQuery: bundled.jsonBytes, location: named.location))
             // The bundle's fields: policy was checked to keep every field the query reads, so the
             // results are the same over the published documents.
             for document in store.evaluate(named.query) {
-                selection.documents[document.path, default: (document, [])].queries.append(named.name)
+                documents.append(Selected(document: document, queries: [named.name]))
             }
         }
         for path in spec.documents {
             guard let document = store.document(at: path) else {
                 throw .config(ConfigError("bundle \"\(spec.id)\" lists document \(path), which is not in the inputs", at: spec.location))
             }
-            if selection.documents[path] == nil { selection.documents[path] = (document, []) }
+            documents.append(Selected(document: document, queries: []))
         }
-        return selection
+        // A stable sort keeps a document's appearances in config order: its queries join in
+        // that order, and a listed document adds none. Appearances of one path are found among
+        // the paths that order as it does (numeric ids order by value).
+        documents.sort(byPath: \.document.path)
+        var (kept, place) = (0, 0)
+        for index in documents.indices {
+            let path = documents[index].document.path
+            if kept == 0 || ResourcePath.compare(documents[kept - 1].document.path, path) != .equal { place = kept }
+            if let first = documents[place..<kept].firstIndex(where: { $0.document.path == path }) {
+                documents[first].queries += documents[index].queries
+            } else {
+                documents.swapAt(kept, index)
+                kept += 1
+            }
+        }
+        documents.removeLast(documents.count - kept)
+        return BundleSelection(id: spec.id, fieldPolicy: spec.fieldPolicy, namedQueries: namedQueries, documents: documents)
     }
 }

@@ -84,7 +84,7 @@ struct LoadedInputs: Sendable {
 
     /// The ``DocumentFingerprint`` of `document`, a document of the store, as `policy` publishes
     /// it (computed here, for the documents a bundle ships, rather than for every one read).
-    func fingerprint(of document: Document, as policy: FieldPolicy) throws(PublishError) -> String {
+    func fingerprint(of document: Document, as policy: FieldPolicy) throws(PublishError) -> DocumentFingerprint {
         DocumentFingerprint.of(createTime: document.createTime, encodedFields: try encodedFields(of: document, as: policy))
     }
 

@@ -26,12 +26,12 @@ struct ContentDigest {
     }
 
     /// `queries` in any order: a bundle lists them sorted by UTF-8 bytes.
-    mutating func addExisting(_ path: ResourcePath, updateTime: Timestamp, fingerprint: String, queries: [String]) {
+    mutating func addExisting(_ path: ResourcePath, updateTime: Timestamp, fingerprint: DocumentFingerprint, queries: [String]) {
         add { digest in
             digest.part("d")
             digest.part(path)
             digest.part(updateTime.rfc3339)
-            digest.part(fingerprint)
+            digest.part(fingerprint.description)
             for query in queries.count > 1 ? queries.sorted(by: { UTF8Order.compare($0, $1) == .less }) : queries {
                 digest.part(query)
             }

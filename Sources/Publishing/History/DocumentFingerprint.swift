@@ -9,10 +9,39 @@ import JSONCore
 /// §7), so a build that ships changed content under an `updateTime` it shipped before (an export
 /// without times, a restored backup, a hand-edited file) must give it a newer one; comparing
 /// fingerprints is how it notices. 64 bits of SHA-256: a collision among the versions of one
-/// document is not a practical concern.
-enum DocumentFingerprint {
+/// document is not a practical concern. Held as a number (a build keeps one per document it
+/// ships), written as 16 lowercase hex digits: the state file and the content digests say it so.
+struct DocumentFingerprint: Hashable, Sendable, CustomStringConvertible {
+    /// The first 8 bytes of the SHA-256, big-endian.
+    var bits: UInt64
+
+    init(bits: UInt64) {
+        self.bits = bits
+    }
+
+    /// A fingerprint as ``description`` writes it: 16 lowercase hex digits; nil for anything else.
+    init?(hex: String) {
+        let digits = Array(hex.utf8)
+        guard digits.count == 16 else { return nil }
+        var bits: UInt64 = 0
+        for digit in digits {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): bits = bits << 4 | UInt64(digit - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): bits = bits << 4 | UInt64(digit - UInt8(ascii: "a") + 10)
+            default: return nil
+            }
+        }
+        self.bits = bits
+    }
+
     /// 16 lowercase hex digits.
-    static func of(_ document: Document) -> String {
+    var description: String {
+        let hex = String(bits, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The fingerprint of `document` as it stands.
+    static func of(_ document: Document) -> DocumentFingerprint {
         var fields = JSONWriter(reservingCapacity: 4096)
         document.fields.encodeFields(into: &fields)
         return of(createTime: document.createTime, encodedFields: fields.bytes)
@@ -20,12 +49,12 @@ enum DocumentFingerprint {
 
     /// The fingerprint of a document created at `createTime` whose fields encode (by
     /// ``FirestoreModel/MapValue/encodeFields(into:)``) as `encodedFields`.
-    static func of(createTime: Timestamp?, encodedFields: [UInt8]) -> String {
+    static func of(createTime: Timestamp?, encodedFields: [UInt8]) -> DocumentFingerprint {
         var time = JSONWriter(reservingCapacity: 40)
         time.string(createTime?.rfc3339 ?? "")
         var hasher = SHA256()
         hasher.update(data: time.bytes)
         hasher.update(data: encodedFields)
-        return hasher.finalize().hex(bytes: 8)
+        return DocumentFingerprint(bits: hasher.finalize().prefix(8).reduce(0) { $0 << 8 | UInt64($1) })
     }
 }

@@ -43,18 +43,18 @@ struct ShipmentPlanner {
         let cutoff = snapshotTime.advanced(bySeconds: -leavers.keep)
         let candidate = max(snapshotTime, previous.map(\.siteTime.nextMicrosecond) ?? floorWithoutHistory)
         var versions = VersionAssignment(newest: previous?.newestVersions() ?? [:], bump: candidate)
-        try versions.prepare(selections.flatMap { selection in selection.documents.values.map { ($0.document, selection.fieldPolicy) } }, inputs: inputs)
+        try versions.prepare(selections.flatMap { selection in selection.documents.map { ($0.document, selection.fieldPolicy) } }, inputs: inputs)
 
         var drafts: [(selection: BundleSelection, entries: [ShipmentPlan.Entry], leavers: Int, missing: Int)] = []
         for selection in selections {
             var entries: [ShipmentPlan.Entry] = []
             entries.reserveCapacity(selection.documents.count)
-            for selected in selection.documents.values {
+            for selected in selection.documents {
                 entries.append(.existing(try versions.shipped(selected.document, policy: selection.fieldPolicy, inputs: inputs), queries: selected.queries))
             }
             var leaverCount = 0
             var missingCount = 0
-            for path in previous?.bundles[selection.id]?.paths ?? [] where selection.documents[path] == nil {
+            for path in previous?.bundles[selection.id]?.paths ?? [] where !selection.contains(path) {
                 let earlier = previous!.bundles[selection.id]!.versions(of: path, since: cutoff)
                 if let document = inputs.store.document(at: path) {
                     let current = try versions.shipped(document, policy: selection.fieldPolicy, inputs: inputs)
@@ -142,12 +142,12 @@ struct ShipmentPlanner {
 /// holding an earlier shipped version that the content changed.
 private struct VersionAssignment {
     /// The newest version of each document shipped before, with its fingerprint when known.
-    let newest: [ResourcePath: (updateTime: Timestamp, fingerprint: String?)]
+    let newest: [ResourcePath: (updateTime: Timestamp, fingerprint: DocumentFingerprint?)]
     /// The time a changed document whose own `updateTime` is not newer gets.
     let bump: Timestamp
-    private var fingerprints: [ResourcePath: String] = [:]
+    private var fingerprints: [ResourcePath: DocumentFingerprint] = [:]
 
-    init(newest: [ResourcePath: (updateTime: Timestamp, fingerprint: String?)], bump: Timestamp) {
+    init(newest: [ResourcePath: (updateTime: Timestamp, fingerprint: DocumentFingerprint?)], bump: Timestamp) {
         self.newest = newest
         self.bump = bump
     }
@@ -170,14 +170,14 @@ private struct VersionAssignment {
         }
     }
 
-    func fingerprint(of path: ResourcePath) -> String { fingerprints[path]! }
+    func fingerprint(of path: ResourcePath) -> DocumentFingerprint { fingerprints[path]! }
 
     func newestShipped(_ path: ResourcePath) -> Timestamp? { newest[path]?.updateTime }
 
     /// `document` (of `inputs`' store) with the `updateTime` it ships with in a bundle that
     /// publishes it as `policy` says.
     mutating func shipped(_ document: Document, policy: FieldPolicy, inputs: LoadedInputs) throws(PublishError) -> Document {
-        let fingerprint: String
+        let fingerprint: DocumentFingerprint
         if let known = fingerprints[document.path] {
             fingerprint = known
         } else {

@@ -3,7 +3,7 @@ import FirestoreModel
 /// A document as a bundle last published it.
 enum ShippedVersion: Sendable, Equatable {
     /// The document with this `updateTime` (the version clients compare) and content.
-    case existing(updateTime: Timestamp, fingerprint: String)
+    case existing(updateTime: Timestamp, fingerprint: DocumentFingerprint)
     /// A missing-document marker with this `readTime` (the version clients give a deleted document).
     case missing(readTime: Timestamp)
 }

@@ -40,7 +40,7 @@ extension SiteHistory {
             if index > 0 { writer.byte(UInt8(ascii: ",")) }
             writer.string(path.description)
             switch version {
-            case .existing(let updateTime, let fingerprint): strings([updateTime.rfc3339, fingerprint], into: &writer, after: ":")
+            case .existing(let updateTime, let fingerprint): strings([updateTime.rfc3339, fingerprint.description], into: &writer, after: ":")
             case .missing(let readTime): strings(["missing", readTime.rfc3339], into: &writer, after: ":")
             }
         }
@@ -117,6 +117,11 @@ extension SiteHistory {
             return text
         }
 
+        func fingerprint(_ node: JSONNode) throws(SiteHistoryError) -> DocumentFingerprint {
+            guard let fingerprint = node.stringValue.flatMap(DocumentFingerprint.init(hex:)) else { throw error(node, "a fingerprint of 16 lowercase hex digits") }
+            return fingerprint
+        }
+
         func time(_ node: JSONNode?, _ what: String, in parent: JSONNode) throws(SiteHistoryError) -> Timestamp {
             guard let node else { throw error(parent, "\(what)") }
             let text = try string(node, what)
@@ -144,7 +149,7 @@ extension SiteHistory {
                 if first == "missing" {
                     history.current[path] = .missing(readTime: try time(items[1], "a read time", in: member.value))
                 } else {
-                    history.current[path] = .existing(updateTime: try time(items[0], "an update time", in: member.value), fingerprint: try string(items[1], "a fingerprint"))
+                    history.current[path] = .existing(updateTime: try time(items[0], "an update time", in: member.value), fingerprint: try fingerprint(items[1]))
                 }
             }
             for member in try self.object(object["earlier"] ?? node, "earlier").members {

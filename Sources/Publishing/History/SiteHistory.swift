@@ -22,9 +22,9 @@ public struct SiteHistory: Sendable, Equatable {
     /// The newest version of each document that any bundle published, current or earlier:
     /// a content change must come with a later `updateTime` than this, and a missing-document
     /// marker must be newer than it.
-    func newestVersions() -> [ResourcePath: (updateTime: Timestamp, fingerprint: String?)] {
-        var newest: [ResourcePath: (updateTime: Timestamp, fingerprint: String?)] = [:]
-        func note(_ path: ResourcePath, _ updateTime: Timestamp, _ fingerprint: String?) {
+    func newestVersions() -> [ResourcePath: (updateTime: Timestamp, fingerprint: DocumentFingerprint?)] {
+        var newest: [ResourcePath: (updateTime: Timestamp, fingerprint: DocumentFingerprint?)] = [:]
+        func note(_ path: ResourcePath, _ updateTime: Timestamp, _ fingerprint: DocumentFingerprint?) {
             if let known = newest[path], known.updateTime > updateTime || (known.updateTime == updateTime && known.fingerprint != nil) { return }
             newest[path] = (updateTime, fingerprint)
         }

@@ -1,0 +1,63 @@
+import FirestoreModel
+import PipelineLanguage
+import QueryEngine
+import Testing
+@testable import Publishing
+
+@Suite("What a bundle selects")
+struct BundleSelectionTests {
+    /// `c` holds documents whose ids order by value (`__id7__` and `__id007__` are two documents
+    /// in one place of the order) around plain ones.
+    private static func store() throws -> DocumentStore {
+        var store = DocumentStore(database: demo)
+        for (id, n) in [("b", 2), ("__id7__", 7), ("a", 1), ("__id007__", 8), ("__id10__", 10), ("z", 3)] {
+            var fields = MapValue()
+            fields["n"] = .integer(Int64(n))
+            store.insert(Document(path: path("c/\(id)"), fields: fields, createTime: try Timestamp(seconds: 1, nanos: 0), updateTime: try Timestamp(seconds: 2, nanos: 0)))
+        }
+        return store
+    }
+
+    private static func spec(_ bundle: String) throws -> BundleSpec {
+        let config = try PipelineConfig.parse(yaml: """
+            project: demo
+            inputs: [data.ndjson]
+            bundles:
+            \(bundle)
+            """, file: "pipeline.yml", baseDirectory: "/")
+        return config.bundles[0]
+    }
+
+    /// Each selected document comes once, in document-key order, with the queries that return it
+    /// in config order; a listed document adds none; ids that order alike stay two documents.
+    @Test func eachDocumentOnceWithItsQueriesInConfigOrder() throws {
+        let selection = try BundleSelection.select(Self.spec("""
+              - id: b
+                documents: [c/a, c/z]
+                queries:
+                  big: {collection: c, where: [[n, ">=", 7]]}
+                  all: {collection: c}
+                  odd: {collection: c, where: [[n, in, [1, 3, 7]]]}
+            """), store: try Self.store())
+        let ids = selection.documents.map { $0.document.path.lastSegment! }
+        // Ids that order alike keep the order the queries first returned them in.
+        #expect(ids == ["__id7__", "__id007__", "__id10__", "a", "b", "z"])
+        let queries = Dictionary(uniqueKeysWithValues: selection.documents.map { ($0.document.path.lastSegment!, $0.queries) })
+        #expect(queries == [
+            "__id7__": ["big", "all", "odd"], "__id007__": ["big", "all"], "__id10__": ["big", "all"],
+            "a": ["all", "odd"], "b": ["all"], "z": ["all", "odd"],
+        ])
+        for id in ids { #expect(selection.contains(path("c/\(id)"))) }
+        for absent in ["c/__id07__", "c/__id8__", "c/0", "c/c", "d/a", "c/a/x/y"] { #expect(!selection.contains(path(absent))) }
+    }
+
+    @Test func aListedDocumentAloneHasNoQueries() throws {
+        let selection = try BundleSelection.select(Self.spec("""
+              - id: b
+                documents: [c/__id007__, c/b]
+            """), store: try Self.store())
+        #expect(selection.documents.map(\.document.path) == [path("c/__id007__"), path("c/b")])
+        #expect(selection.documents.allSatisfy { $0.queries.isEmpty })
+        #expect(selection.contains(path("c/__id007__")) && !selection.contains(path("c/__id7__")))
+    }
+}
