@@ -25,16 +25,18 @@ struct DeflateSegment: Sendable {
         }
         defer { libdeflate_free_compressor(compressor) }
         let bound = libdeflate_deflate_compress_bound(compressor, input.count)
-        var bytes = [UInt8](repeating: 0, count: bound)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 1)
+        defer { buffer.deallocate() }
         let (count, crc) = input.withUnsafeBytes { source in
-            let count = bytes.withUnsafeMutableBytes { target in
-                libdeflate_deflate_compress(compressor, source.baseAddress, source.count, target.baseAddress, target.count)
-            }
-            return (count, libdeflate_crc32(0, source.baseAddress, source.count))
+            (libdeflate_deflate_compress(compressor, source.baseAddress, source.count, buffer.baseAddress, bound),
+             libdeflate_crc32(0, source.baseAddress, source.count))
         }
         // The bound is libdeflate's own worst case for this input, so 0 ("did not fit") cannot happen.
         guard count > 0 else { throw GzipError(message: "libdeflate's output for \(input.count) bytes exceeded its own bound") }
-        bytes.removeLast(bound - count)
+        // The segment keeps only its bytes (and room for the mending below), not the bound.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 5)
+        bytes.append(contentsOf: buffer[..<count])
         if !last {
             let end = try finalBlock(of: bytes, decodingTo: input.count)
             bytes[end.headerBit >> 3] &= ~(1 << UInt8(end.headerBit & 7))

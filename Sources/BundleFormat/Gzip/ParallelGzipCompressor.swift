@@ -64,8 +64,9 @@ public final class ParallelGzipCompressor {
                 current.reserveCapacity(blockSize)
             }
         }
-        // Keep one full block back: only a block followed by more input is surely not the last.
-        while pending.count > threads {
+        // Only a block followed by more input is surely not the last: a batch starts once more
+        // input follows its blocks.
+        while pending.count > threads || (pending.count == threads && !current.isEmpty) {
             output += try collect()
             inFlight = Batch(blocks: Array(pending.prefix(threads)), level: level, threads: threads, endsStream: false)
             pending.removeFirst(threads)
