@@ -131,6 +131,7 @@ struct Build: ParsableCommand {
     }
 
     func run() throws {
+        HeapTuning.applyForBuild()
         let pause = try TestPause()
         var terminal = Terminal()
         var pipeline = try PipelineConfig.loadForCommand(config, terminal: &terminal)
