@@ -21,7 +21,7 @@ public struct DocumentStore: Sendable {
 
     /// The stored document at `path`, if any.
     public func document(at path: ResourcePath) -> Document? {
-        guard path.isDocument, let collection = collections[path.parent], let position = collection.positions[Array(path.lastSegment!.utf8)] else {
+        guard path.isDocument, let collection = collections[path.parent], let position = collection.position(of: path.lastSegment!) else {
             return nil
         }
         return collection.documents[position]
@@ -97,20 +97,51 @@ public struct DocumentStore: Sendable {
     }
 }
 
-/// The documents of one collection, in insertion order, with an index by document ID.
+/// The documents of one collection, in insertion order, with an index by document ID once
+/// there are enough of them to be worth one: most collections of an app's export hold a few
+/// documents (a story's comments), and an index each would cost more than the documents' paths.
 private struct StoredCollection: Sendable {
     var documents: [Document] = []
-    /// Positions in `documents` by document ID (UTF-8 bytes, so IDs never merge by Unicode
-    /// equivalence).
-    var positions: [[UInt8]: Int] = [:]
+    /// Positions in `documents` by document ID, from ``indexedFrom`` documents on.
+    private var positions: [DocumentID: Int]?
+    /// Below this many documents a look-up reads them all.
+    private static let indexedFrom = 16
+
+    /// Where the document with this ID is in `documents`.
+    func position(of id: String) -> Int? {
+        if let positions { return positions[DocumentID(id)] }
+        return documents.firstIndex { UTF8Order.equal($0.id, id) }
+    }
 
     mutating func insert(_ document: Document) {
-        let id = Array(document.id.utf8)
-        if let position = positions[id] {
+        if let position = position(of: document.id) {
             documents[position] = document
-        } else {
-            positions[id] = documents.count
-            documents.append(document)
+            return
         }
+        documents.append(document)
+        if positions != nil {
+            positions![DocumentID(document.id)] = documents.count - 1
+        } else if documents.count == Self.indexedFrom {
+            positions = Dictionary(uniqueKeysWithValues: documents.enumerated().map { (DocumentID($1.id), $0) })
+        }
+    }
+}
+
+/// A document ID as a dictionary key: equal when its UTF-8 bytes are (never by Unicode
+/// equivalence, as `String` compares), sharing the path segment's storage rather than copying it.
+private struct DocumentID: Hashable, Sendable {
+    var text: String
+
+    init(_ text: String) {
+        self.text = text
+    }
+
+    static func == (lhs: DocumentID, rhs: DocumentID) -> Bool {
+        UTF8Order.equal(lhs.text, rhs.text)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

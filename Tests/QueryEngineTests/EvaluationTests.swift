@@ -129,6 +129,24 @@ struct EvaluationTests {
         #expect(store.evaluate(Query(collectionID: "c", orderBy: [OrderBy(v)])).map { $0.fields["v"]! } == [.integer(2), .integer(3)])
     }
 
+    /// Collections are searched until they hold enough documents to index by ID: the same
+    /// answers on both sides of that, Unicode-equivalent IDs kept apart, a replacement in place.
+    @Test(arguments: [3, 15, 16, 17, 40])
+    func storeFindsAndReplacesByIDBeforeAndAfterIndexing(count: Int) throws {
+        var store = DocumentStore(database: Fixtures.database)
+        let ids = (0..<count).map { $0 == 1 ? "\u{E9}" : ($0 == 2 ? "e\u{301}" : "d\($0)") }
+        for (n, id) in ids.enumerated() { store.insert(Fixtures.document("c/\(id)", #"{"v":{"integerValue":"\#(n)"}}"#)) }
+        store.insert(Fixtures.document("c/\u{E9}", #"{"v":{"integerValue":"100"}}"#))
+        #expect(store.count == count)
+        // (Swift's `==` would take the two spellings of é for one: compare positions, not IDs.)
+        for (n, id) in ids.enumerated() {
+            #expect(store.document(at: try ResourcePath(parsing: "c/\(id)"))?.fields["v"] == .integer(n == 1 ? 100 : Int64(n)))
+        }
+        #expect(store.document(at: try ResourcePath(parsing: "c/d\(count)")) == nil)
+        #expect(store.document(at: try ResourcePath(parsing: "d/d0")) == nil)
+        #expect(store.evaluate(Query(collectionID: "c")).count == count)
+    }
+
     @Test func queryMatchesAgreesWithTheStore() {
         let store = numbers
         let query = Query(collectionID: "c", filters: [.field(v, .lessThan, .integer(1))], startAt: Bound(values: [.double(-.infinity)], inclusive: true))
