@@ -131,7 +131,7 @@ struct Build: ParsableCommand {
     }
 
     func run() throws {
-        HeapTuning.applyForBuild()
+        HeapTuning.applyForReadingExports()
         let pause = try TestPause()
         var terminal = Terminal()
         var pipeline = try PipelineConfig.loadForCommand(config, terminal: &terminal)

@@ -49,6 +49,7 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
+        HeapTuning.applyForReadingExports()
         var terminal = Terminal()
         var converter = ExportConverter(reader: ExportReader(target: DatabaseID(project: project, database: database)))
         let hints = try typeHints()

@@ -2,14 +2,15 @@
 import Glibc
 #endif
 
-/// The C library's heap, set for a build.
+/// The C library's heap, set for the commands that read whole exports (`build`, `query`,
+/// `convert`, `serve --watch`).
 ///
 /// A build's large buffers come and go by the hundred (reads of a megabyte, 2 MiB gzip blocks,
 /// runs of encoded documents) while its long-lived data grows. glibc maps a large allocation
 /// apart from the heap, but raises that threshold to the size of the first such block freed
 /// (its "dynamic mmap threshold"), so from then on the buffers are carved from the heap between
 /// the documents and planning data, and the heap, hence the peak RSS, grows by what they
-/// fragment: 19 MiB of the 100,000-document benchmark's 150 MiB (bench/RESULTS.md, session 11).
+/// fragment: 16 of the 148 MiB the 100,000-document benchmark peaked at (bench/RESULTS.md, session 11).
 /// A fixed threshold keeps every buffer from 256 KiB up in its own mapping, returned whole when
 /// freed.
 enum HeapTuning {
@@ -18,7 +19,7 @@ enum HeapTuning {
     private static let mmapThreshold: Int32 = 256 << 10
 
     /// Sets the threshold; a C library without `mallopt` (musl, Darwin) is left as it is.
-    static func applyForBuild() {
+    static func applyForReadingExports() {
         #if canImport(Glibc)
         // Through the dynamic linker: Swift's Glibc module leaves out <malloc.h>.
         guard let symbol = dlsym(nil, "mallopt") else { return }

@@ -64,6 +64,7 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
+        HeapTuning.applyForReadingExports()
         var terminal = Terminal()
         let result: QueryResult
         do {

@@ -98,6 +98,7 @@ struct Serve: AsyncParsableCommand {
             return
         }
         if watch {
+            HeapTuning.applyForReadingExports()
             try await serveWatching(terminal: &terminal)
             return
         }
