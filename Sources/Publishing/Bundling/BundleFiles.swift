@@ -72,21 +72,21 @@ struct BundleFiles {
         }
     }
 
-    /// Calls `body` with the file's content, `chunkSize` bytes at a time.
+    /// Calls `body` with the file's content, `chunkSize` bytes at a time, in one array read into
+    /// again for every full chunk (`body` keeps no reference to it).
     private static func forEachChunk(ofFile path: String, _ body: ([UInt8]) throws(PublishError) -> Void) throws(PublishError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw PublishError(path: path, message: "cannot read back: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
-            var chunk = [UInt8](repeating: 0, count: chunkSize)
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw PublishError(path: path, message: "cannot read back: \(String(cString: strerror(errno)))")
             }
             if count == 0 { return }
-            chunk.removeLast(chunkSize - count)
-            try body(chunk)
+            try body(count == chunkSize ? chunk : Array(chunk[..<count]))
         }
     }
 }

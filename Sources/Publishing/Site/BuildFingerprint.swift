@@ -71,20 +71,21 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    /// The SHA-256 of a file's bytes, read in 1 MiB pieces; nil if it cannot be read.
+    /// The SHA-256 of a file's bytes, read in 1 MiB pieces into one buffer; nil if it cannot be read.
     static func contentDigest(of path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
         var hash = SHA256()
-        do {
-            // nil or empty at the end, depending on the platform.
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                hash.update(data: chunk)
-            }
-        } catch {
-            return nil
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return hash.finalize().hex }
+            hash.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
-        return hash.finalize().hex
     }
 }
 
