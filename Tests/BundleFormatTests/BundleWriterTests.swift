@@ -102,6 +102,25 @@ import Testing
         #expect(writer.documentCount == 1)
     }
 
+    /// Paths in key order (as a site's plan adds them) are checked against the last one; the
+    /// first out of order brings every path added into the check.
+    @Test(arguments: [
+        ["a/1", "a/2", "a/2"], ["a/2", "a/1", "a/2"], ["a/1", "a/3", "a/2", "a/1"], ["a/__id7__", "a/__id007__", "a/__id7__"],
+        ["a/__id007__", "a/__id7__", "a/__id007__"],
+    ])
+    func findsADuplicateInOrOutOfKeyOrder(paths: [String]) throws {
+        var writer = try BundleWriter(id: "x", snapshotTime: WriterFixtures.snapshot, database: WriterFixtures.database)
+        for path in paths.dropLast() {
+            if path.hasSuffix("3") { try writer.addMissingDocument(try ResourcePath(parsing: path), readTime: WriterFixtures.updated) } else {
+                try writer.addDocument(WriterFixtures.document(path, []))
+            }
+        }
+        let duplicate = try ResourcePath(parsing: paths.last!)
+        #expect(throws: BundleWriterError.duplicateDocument(duplicate)) { try writer.addDocument(WriterFixtures.document(paths.last!, [])) }
+        #expect(throws: BundleWriterError.duplicateDocument(duplicate)) { try writer.addMissingDocument(duplicate, readTime: WriterFixtures.updated) }
+        #expect(writer.documentCount == paths.count - 1)
+    }
+
     @Test func rejectsQueriesSomeClientRefuses() throws {
         var writer = try BundleWriter(id: "x", snapshotTime: WriterFixtures.snapshot, database: WriterFixtures.database)
         try writer.addNamedQuery(name: "q", bundledQuery: WriterFixtures.lastQuery)

@@ -39,12 +39,23 @@ public struct BundleWriter: Sendable {
     private enum Entry: Sendable {
         case existing(Document, queries: [String])
         case missing(ResourcePath, readTime: Timestamp)
+
+        var path: ResourcePath {
+            switch self {
+            case .existing(let document, _): document.path
+            case .missing(let path, _): path
+            }
+        }
     }
 
     private var queries: [Query] = []
     private var queryNames: Set<[UInt8]> = []
     private var entries: [Entry] = []
-    private var paths: Set<ResourcePath> = []
+    /// The last path added: while paths come in strictly increasing key order (as a site's plan
+    /// adds them), it is all a duplicate check needs.
+    private var lastPath: ResourcePath?
+    /// Every path added, from the first that came out of order on.
+    private var paths: Set<ResourcePath>?
 
     /// Starts a bundle.
     /// - Parameters:
@@ -121,7 +132,13 @@ public struct BundleWriter: Sendable {
 
     private mutating func reserveEntry(for path: ResourcePath) throws(BundleWriterError) {
         guard entries.count < Int(UInt32.max) else { throw .tooManyDocuments(entries.count + 1) }
-        guard paths.insert(path).inserted else { throw .duplicateDocument(path) }
+        if paths == nil, let lastPath, ResourcePath.compare(lastPath, path) != .less {
+            paths = Set(entries.map(\.path))
+        }
+        if paths != nil {
+            guard paths!.insert(path).inserted else { throw .duplicateDocument(path) }
+        }
+        lastPath = path
     }
 
     /// Encodes the bundle in memory.
@@ -171,11 +188,16 @@ public struct BundleWriter: Sendable {
         }
         let threads = Processors.online
         let runCount = (entries.count + documentsPerRun - 1) / documentsPerRun
+        // A run's buffer is sized by what the documents encoded so far took (an eighth more), so
+        // that it is not grown and copied on the way.
+        var bytesPerDocument = 1024
         for round in stride(from: 0, to: runCount, by: threads) {
+            let reserve = documentsPerRun * bytesPerDocument
             let runs = parallelMap(count: min(threads, runCount - round), threads: threads) { offset in
                 let first = (round + offset) * documentsPerRun
                 return Result { () throws(E) in
-                    try encodeDocuments(entries[first..<min(entries.count, first + documentsPerRun)], readTime: readTime, encodedFields: encodedFields)
+                    try encodeDocuments(
+                        entries[first..<min(entries.count, first + documentsPerRun)], readTime: readTime, reserving: reserve, encodedFields: encodedFields)
                 }
             }
             for run in runs {
@@ -183,7 +205,9 @@ public struct BundleWriter: Sendable {
                 totalBytes += run.count
                 try consume(run)
             }
-            progress(min(entries.count, (round + threads) * documentsPerRun))
+            let encoded = min(entries.count, (round + threads) * documentsPerRun)
+            bytesPerDocument = max(64, (totalBytes - queryRun.count) / encoded * 9 / 8)
+            progress(encoded)
         }
         let metadata = BundleMetadata(
             id: id, createTime: snapshotTime, version: 1,
@@ -195,9 +219,9 @@ public struct BundleWriter: Sendable {
     }
 
     private func encodeDocuments<E: Error>(
-        _ slice: ArraySlice<Entry>, readTime: String, encodedFields: ((Document) throws(E) -> [UInt8])?
+        _ slice: ArraySlice<Entry>, readTime: String, reserving capacity: Int, encodedFields: ((Document) throws(E) -> [UInt8])?
     ) throws(E) -> [UInt8] {
-        var run = JSONWriter(reservingCapacity: slice.count * 1024)
+        var run = JSONWriter(reservingCapacity: capacity)
         var scratch = JSONWriter(reservingCapacity: 4096)
         for entry in slice {
             switch entry {
