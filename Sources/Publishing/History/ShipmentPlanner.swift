@@ -66,8 +66,9 @@ struct ShipmentPlanner {
                     missingCount += 1
                 }
             }
-            // Sorted in place: a hundred thousand entries are not copied for it.
-            entries.sort(byPath: \.path)
+            // The selection is in key order already: only leavers and markers, after it, need a
+            // sort (in place: a hundred thousand entries are not copied for it).
+            if leaverCount + missingCount > 0 { entries.sort(byPath: \.path) }
             drafts.append((selection, entries, leaverCount, missingCount))
         }
 
