@@ -24,8 +24,8 @@ public func parallelMap<T: Sendable>(count: Int, threads: Int, _ body: @Sendable
 }
 
 /// The result slots, shared by the workers; each slot is written by exactly one worker and read
-/// only after `concurrentPerform` returns.
-private struct SharedSlots<T>: @unchecked Sendable {
+/// only once every worker has finished.
+struct SharedSlots<T>: @unchecked Sendable {
     let slots: UnsafeMutableBufferPointer<T?>
 }
 

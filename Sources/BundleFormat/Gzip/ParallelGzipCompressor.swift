@@ -1,5 +1,4 @@
 import CZlib
-import Dispatch
 import ParallelWork
 
 /// Compresses a stream into one gzip member on several threads, pigz-style, with libdeflate, and
@@ -34,7 +33,7 @@ public final class ParallelGzipCompressor {
     private var length = 0
     private var wroteHeader = false
     /// The batch compressing in the background, if any: its bytes come before any later block's.
-    private var inFlight: Batch?
+    private var inFlight: BackgroundMap<Result<DeflateSegment, GzipError>>?
 
     /// - Parameters:
     ///   - level: libdeflate level 0…12 (0 stores without compressing).
@@ -68,7 +67,7 @@ public final class ParallelGzipCompressor {
         // input follows its blocks.
         while pending.count > threads || (pending.count == threads && !current.isEmpty) {
             output += try collect()
-            inFlight = Batch(blocks: Array(pending.prefix(threads)), level: level, threads: threads, endsStream: false)
+            inFlight = compressing(Array(pending.prefix(threads)), endsStream: false)
             pending.removeFirst(threads)
         }
         return output
@@ -80,7 +79,7 @@ public final class ParallelGzipCompressor {
         if !current.isEmpty || pending.isEmpty { pending.append(current) }
         current = []
         output += try collect()
-        inFlight = Batch(blocks: pending, level: level, threads: threads, endsStream: true)
+        inFlight = compressing(pending, endsStream: true)
         pending = []
         output += try collect()
         for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: crc >> UInt(shift))) }
@@ -103,44 +102,29 @@ public final class ParallelGzipCompressor {
         return [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, extraFlags, 3]
     }
 
+    /// Starts deflating `blocks`, each on a thread of its own; the last one ends the stream when
+    /// `endsStream`.
+    private func compressing(_ blocks: [[UInt8]], endsStream: Bool) -> BackgroundMap<Result<DeflateSegment, GzipError>> {
+        let level = level
+        return BackgroundMap(count: blocks.count) { index in
+            Result { () throws(GzipError) in
+                try DeflateSegment.compress(blocks[index], level: level, last: endsStream && index == blocks.count - 1)
+            }
+        }
+    }
+
     /// Waits for the batch in flight, if any, and returns its bytes, adding its blocks to the
     /// trailer's CRC-32 and length.
     private func collect() throws(GzipError) -> [UInt8] {
         guard let batch = inFlight else { return [] }
         inFlight = nil
         var output: [UInt8] = []
-        for segment in batch.segments() {
+        for segment in batch.results() {
             let segment = try segment.get()
             output += segment.bytes
             crc = UInt(crc32_combine(uLong(crc), uLong(segment.crc), off_t(segment.inputCount)))
             length += segment.inputCount
         }
         return output
-    }
-
-    /// Blocks deflated in parallel on a background thread; the last one ends the stream when
-    /// `endsStream`.
-    private final class Batch: @unchecked Sendable {
-        private let done = DispatchGroup()
-        /// Written by the background thread before it leaves `done`; read only after waiting on it.
-        private var results: [Result<DeflateSegment, GzipError>] = []
-
-        init(blocks: [[UInt8]], level: Int32, threads: Int, endsStream: Bool) {
-            done.enter()
-            DispatchQueue.global().async { [self] in
-                results = parallelMap(count: blocks.count, threads: threads) { index in
-                    Result { () throws(GzipError) in
-                        try DeflateSegment.compress(blocks[index], level: level, last: endsStream && index == blocks.count - 1)
-                    }
-                }
-                done.leave()
-            }
-        }
-
-        /// The segments in block order, once they are all compressed.
-        func segments() -> [Result<DeflateSegment, GzipError>] {
-            done.wait()
-            return results
-        }
     }
 }
