@@ -119,7 +119,8 @@ public struct SiteBuilder: Sendable {
             selections.append(try BundleSelection.select(spec, store: inputs.store))
         }
         var plan = try ShipmentPlanner(
-            previous: previous.history, snapshotTime: inputs.snapshotTime, leavers: config.leavers, floorWithoutHistory: previous.floor(snapshotTime: inputs.snapshotTime)
+            previous: previous.history, snapshotTime: inputs.snapshotTime, leavers: config.leavers,
+            floorWithoutHistory: previous.floor(snapshotTime: inputs.snapshotTime)
         ).plan(selections, inputs: inputs)
         let exposure = try ExposureScan.findings(
             in: plan, policies: Dictionary(uniqueKeysWithValues: selections.map { ($0.id, $0.fieldPolicy) }), inputs: inputs)
