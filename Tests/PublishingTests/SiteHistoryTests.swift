@@ -45,8 +45,6 @@ struct SiteHistoryTests {
         }
     }
 
-    /// A state file that cannot be read is not trusted: the previous state is then what the
-    /// output publishes, and the build says so.
     /// A fingerprint is held as a number and written as the 16 hex digits of the SHA-256's first
     /// 8 bytes, as states and content digests have always said it.
     @Test func aFingerprintIsTheFirstEightBytesOfItsHash() throws {
@@ -62,6 +60,8 @@ struct SiteHistoryTests {
         }
     }
 
+    /// A state file that cannot be read is not trusted: the previous state is then what the
+    /// output publishes, and the build says so.
     @Test func aCorruptStateFallsBackToThePublishedSite() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -192,12 +192,11 @@ public struct BundleWriter: Sendable {
         // that it is not grown and copied on the way.
         var bytesPerDocument = 1024
         for round in stride(from: 0, to: runCount, by: threads) {
-            let reserve = documentsPerRun * bytesPerDocument
-            let runs = parallelMap(count: min(threads, runCount - round), threads: threads) { offset in
+            let runs = parallelMap(count: min(threads, runCount - round), threads: threads) { [bytesPerDocument] offset in
                 let first = (round + offset) * documentsPerRun
+                let slice = entries[first..<min(entries.count, first + documentsPerRun)]
                 return Result { () throws(E) in
-                    try encodeDocuments(
-                        entries[first..<min(entries.count, first + documentsPerRun)], readTime: readTime, reserving: reserve, encodedFields: encodedFields)
+                    try encodeDocuments(slice, readTime: readTime, reserving: slice.count * bytesPerDocument, encodedFields: encodedFields)
                 }
             }
             for run in runs {

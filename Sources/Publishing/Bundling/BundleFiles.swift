@@ -60,7 +60,7 @@ struct BundleFiles {
                 progress(.compressingBundle(bytesDone: raw.byteCount, bytes: bytes))
             }
             try feed(element)
-            try forEachChunk(ofFile: bodyPath, feed)
+            try FileChunks.forEach(ofFile: bodyPath, chunkSize: chunkSize, feed)
             try gzip.append(compressed { () throws(GzipError) in try compressor.finish() })
             try raw.finish()
             try gzip.finish()
@@ -69,24 +69,6 @@ struct BundleFiles {
                 byteCount: raw.byteCount, gzipByteCount: gzip.byteCount, sha256: hasher.finalize().hex)
         } catch {
             throw .publish(error)
-        }
-    }
-
-    /// Calls `body` with the file's content, `chunkSize` bytes at a time, in one array read into
-    /// again for every full chunk (`body` keeps no reference to it).
-    private static func forEachChunk(ofFile path: String, _ body: ([UInt8]) throws(PublishError) -> Void) throws(PublishError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw PublishError(path: path, message: "cannot read back: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw PublishError(path: path, message: "cannot read back: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { return }
-            try body(count == chunkSize ? chunk : Array(chunk[..<count]))
         }
     }
 }

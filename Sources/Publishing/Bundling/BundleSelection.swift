@@ -55,32 +55,54 @@ struct BundleSelection: Sendable {
             namedQueries.append(NamedQuery(name: named.name, bundledQuery: bundled.jsonBytes, location: named.location))
             // The bundle's fields: policy was checked to keep every field the query reads, so the
             // results are the same over the published documents.
-            for document in store.evaluate(named.query) {
-                documents.append(Selected(document: document, queries: [named.name]))
-            }
+            var results = store.evaluate(named.query).map { Selected(document: $0, queries: [named.name]) }
+            results.sort(byPath: \.document.path)
+            documents = merging(documents, results)
         }
+        var listed: [Selected] = []
         for path in spec.documents {
             guard let document = store.document(at: path) else {
                 throw .config(ConfigError("bundle \"\(spec.id)\" lists document \(path), which is not in the inputs", at: spec.location))
             }
-            documents.append(Selected(document: document, queries: []))
+            listed.append(Selected(document: document, queries: []))
         }
-        // A stable sort keeps a document's appearances in config order: its queries join in
-        // that order, and a listed document adds none. Appearances of one path are found among
-        // the paths that order as it does (numeric ids order by value).
-        documents.sort(byPath: \.document.path)
-        var (kept, place) = (0, 0)
-        for index in documents.indices {
-            let path = documents[index].document.path
-            if kept == 0 || ResourcePath.compare(documents[kept - 1].document.path, path) != .equal { place = kept }
-            if let first = documents[place..<kept].firstIndex(where: { $0.document.path == path }) {
-                documents[first].queries += documents[index].queries
+        listed.sort(byPath: \.document.path)
+        documents = merging(documents, listed)
+        return BundleSelection(id: spec.id, fieldPolicy: spec.fieldPolicy, namedQueries: namedQueries, documents: documents)
+    }
+
+    /// `earlier` and `later`, each in key order, as one array in key order with each path once:
+    /// a path in both keeps `earlier`'s place and adds `later`'s queries after its own, so a
+    /// document's queries come in config order whatever the overlap, and memory holds the
+    /// documents selected so far and one query's results, never every appearance of each.
+    /// Paths that order alike but differ (numeric ids order by value: `__id7__`, `__id007__`)
+    /// stay apart, in the order they first appeared.
+    private static func merging(_ earlier: [Selected], _ later: [Selected]) -> [Selected] {
+        var merged: [Selected] = []
+        merged.reserveCapacity(max(earlier.count, later.count))
+        /// Where the run of paths that order as the last one added starts in `merged`.
+        var run = 0
+        func add(_ selected: Selected) {
+            let path = selected.document.path
+            if merged.isEmpty || ResourcePath.compare(merged[merged.count - 1].document.path, path) != .equal { run = merged.count }
+            if let same = merged[run...].firstIndex(where: { $0.document.path == path }) {
+                merged[same].queries += selected.queries
             } else {
-                documents.swapAt(kept, index)
-                kept += 1
+                merged.append(selected)
             }
         }
-        documents.removeLast(documents.count - kept)
-        return BundleSelection(id: spec.id, fieldPolicy: spec.fieldPolicy, namedQueries: namedQueries, documents: documents)
+        var (next, nextLater) = (0, 0)
+        while next < earlier.count || nextLater < later.count {
+            if nextLater == later.count
+                || (next < earlier.count && ResourcePath.compare(earlier[next].document.path, later[nextLater].document.path) != .greater)
+            {
+                add(earlier[next])
+                next += 1
+            } else {
+                add(later[nextLater])
+                nextLater += 1
+            }
+        }
+        return merged
     }
 }

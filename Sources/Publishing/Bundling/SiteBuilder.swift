@@ -87,7 +87,8 @@ public struct SiteBuilder: Sendable {
         }
 
         // What was published before, read first: the memory its state takes to decode is then
-        // there for the documents (16 of the 171 MiB a rebuild of 100k documents peaked at).
+        // there for the documents (16 of the 171 MiB a rebuild of 100k documents peaked at), and
+        // a previous site that cannot be read fails the build before its inputs are read.
         let (published, problem) = publisher.publishedManifest()
         warnings += problem.map { [$0] } ?? []
         let previous: PreviousState
@@ -146,7 +147,7 @@ public struct SiteBuilder: Sendable {
             progress(.buildingBundle(id: planned.id, index: index, count: plan.bundles.count))
             let documents = inputs
             built.append(try BuiltBundle.build(
-                planned, queries: queries, database: inputs.store.database, gzipLevel: config.gzipLevel,
+                consume planned, queries: queries, database: inputs.store.database, gzipLevel: config.gzipLevel,
                 audience: config.clients.bundleAudience, scratchDirectory: scratch,
                 encodedFields: { (document) throws(PublishError) in try documents.encodedFields(of: document, as: policy) }, progress: progress))
         }

@@ -118,7 +118,10 @@ extension SiteHistory {
         }
 
         func fingerprint(_ node: JSONNode) throws(SiteHistoryError) -> DocumentFingerprint {
-            guard let fingerprint = node.stringValue.flatMap(DocumentFingerprint.init(hex:)) else { throw error(node, "a fingerprint of 16 lowercase hex digits") }
+            let text = try string(node, "a fingerprint")
+            guard let fingerprint = DocumentFingerprint(hex: text) else {
+                throw SiteHistoryError(file: file, offset: node.offset, message: "expected a fingerprint of 16 lowercase hex digits, found \"\(text)\"")
+            }
             return fingerprint
         }
 

@@ -71,21 +71,15 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    /// The SHA-256 of a file's bytes, read in 1 MiB pieces into one buffer; nil if it cannot be read.
+    /// The SHA-256 of a file's bytes, read in 1 MiB pieces; nil if it cannot be read.
     static func contentDigest(of path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
         var hash = SHA256()
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return hash.finalize().hex }
-            hash.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        do throws(PublishError) {
+            try FileChunks.forEach(ofFile: path) { chunk in hash.update(data: chunk) }
+        } catch {
+            return nil
         }
+        return hash.finalize().hex
     }
 }
 
