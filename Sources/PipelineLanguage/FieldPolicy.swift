@@ -71,9 +71,15 @@ public struct FieldPolicy: Sendable, Equatable {
         return matching.first { $0.segments.count > 1 } ?? matching.first
     }
 
+    /// The rule for the document at `path`: that of its collection (found without building the
+    /// collection's path when the policy has no rules, as most have not).
+    public func rule(forDocument path: ResourcePath) -> Rule? {
+        rules.isEmpty ? nil : rule(forCollection: path.parent)
+    }
+
     /// `document` as the policy publishes it.
     public func apply(to document: Document) -> Document {
-        guard let rule = rule(forCollection: document.path.parent) else { return document }
+        guard let rule = rule(forDocument: document.path) else { return document }
         var shipped = document
         shipped.fields = rule.mode == .allow ? document.fields.keepingOnly(rule.fields) : document.fields.removing(rule.fields)
         return shipped

@@ -234,10 +234,8 @@ private struct BuildProgress {
         case .buildingBundle(let id, let index, let count):
             bundle = "bundle \(id)" + (count > 1 ? " (\(index + 1)/\(count))" : "")
             terminal.progress("building \(bundle)", done: index, of: count)
-        case .encodingBundle(let encoded, let documents):
-            terminal.progress("\(bundle): encoding, \(encoded) of \(counted(documents, "document"))", done: encoded, of: documents)
-        case .compressingBundle(let done, let bytes):
-            terminal.progress("\(bundle): compressing, \(formatBytes(done)) of \(formatBytes(bytes))", done: done, of: bytes)
+        case .writingBundle(let done, let bytes):
+            terminal.progress("\(bundle): writing \(formatBytes(done)) of \(formatBytes(bytes))", done: done, of: bytes)
         case .planning:
             terminal.progress("running the named queries and planning each bundle's documents")
         case .publishing:

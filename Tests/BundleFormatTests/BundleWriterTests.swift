@@ -34,6 +34,38 @@ import Testing
         #expect(try WriterFixtures.sampleWriter().encode().joined() == reference)
     }
 
+    /// The body counted before encoding it is the body encoded, byte for byte in length, for
+    /// elements whose lengths cross a power of ten (their framing grows a digit), missing
+    /// documents, names that need escapes, and fields given from outside: so the metadata
+    /// element can go first and the body stream after it.
+    @Test func countsTheBodyBeforeEncodingIt() throws {
+        var writer = try WriterFixtures.sampleWriter()
+        for length in Array(0..<1_000) + Array(9_700..<10_000) {
+            try writer.addDocument(WriterFixtures.document("cities/pad-\(length)", [("text", .string(String(repeating: "x", count: length)))]))
+        }
+        try writer.addDocument(WriterFixtures.document("cities/\u{e9}t\u{e9} \"q\"", [("name", .string("\u{1F600}\n"))]))
+        try writer.addMissingDocument(try ResourcePath(parsing: "cities/gone"), readTime: WriterFixtures.updated)
+        let own = { @Sendable (document: Document) -> Int in
+            var fields = JSONWriter()
+            document.fields.encodeFields(into: &fields)
+            return fields.count
+        }
+        for perRun in [1, 3, 2048] {
+            let counted = writer.bodyByteCount(documentsPerRun: perRun, encodedFieldsCount: own)
+            var body: [UInt8] = []
+            let (metadata, element) = writer.encodeBody(documentsPerRun: perRun) { body += $0 }
+            #expect(counted == body.count && Int(metadata.totalBytes) == counted)
+            #expect(writer.metadataElement(totalBytes: counted).element == element)
+            #expect(element + body == writer.encode().joined())
+        }
+        // Fields given by the caller (a narrowed document, say) count as given.
+        let given = Array(#"{"a":{"nullValue":null}}"#.utf8)
+        let counted = writer.bodyByteCount { (_: Document) in given.count }
+        var body: [UInt8] = []
+        _ = writer.encodeBody(encodedFields: { (_: Document) in given }) { body += $0 }
+        #expect(counted == body.count)
+    }
+
     @Test func roundTripsThroughTheStrictReader() throws {
         let encoded = try WriterFixtures.sampleWriter().encode()
         let contents = try BundleReader.read(encoded.joined(), database: WriterFixtures.database)

@@ -94,8 +94,7 @@ struct CronTests {
             "[####################] 100%  read 536 documents from 4 files",
             "running the named queries and planning each bundle's documents",
             "[##########..........]  50%  building bundle section-sport (5/8)",
-            "[####################] 100%  bundle section-sport (5/8): encoding, 20 of 20",
-            "[####################] 100%  bundle section-sport (5/8): compressing, ",
+            "[####################] 100%  bundle section-sport (5/8): writing ",
             "publishing",
         ] {
             #expect(shown.contains("\r\u{1B}[2K" + line), "\(line) not shown: \(shown.debugDescription)")

@@ -46,6 +46,11 @@ public struct BundleWriter: Sendable {
             case .missing(let path, _): path
             }
         }
+
+        /// The document, when it exists.
+        var document: Document? {
+            if case .existing(let document, _) = self { document } else { nil }
+        }
     }
 
     private var queries: [Query] = []
@@ -157,7 +162,9 @@ public struct BundleWriter: Sendable {
     /// `documentsPerRun` documents (the named queries come first, as one run); the runs of a
     /// round are encoded in parallel, one per core, and memory stays at one round. The metadata
     /// element, which must come first in the file but counts the bytes of everything after it,
-    /// is returned at the end. `progress` hears the number of documents encoded after each round.
+    /// is returned at the end (or, counted first by ``bodyByteCount(documentsPerRun:encodedFieldsCount:)``,
+    /// written before the body with ``metadataElement(totalBytes:)``). `progress` hears the
+    /// number of documents encoded after each round.
     ///
     /// `encodedFields` gives, on the encoding threads, each added document's `fields` object
     /// encoded as ``FirestoreModel/MapValue/encodeFields(into:)`` writes it (without it, the
@@ -174,18 +181,9 @@ public struct BundleWriter: Sendable {
     ) throws(E) -> (metadata: BundleMetadata, element: [UInt8]) {
         precondition(documentsPerRun > 0, "documentsPerRun must be positive")
         let readTime = snapshotTime.rfc3339
-        var totalBytes = 0
-        var queryRun = JSONWriter()
-        var scratch = JSONWriter()
-        for query in queries {
-            ElementEncoder.appendFramed(to: &queryRun, scratch: &scratch) {
-                ElementEncoder.namedQuery(name: query.name, bundledQuery: query.bundledQuery, readTime: readTime, into: &$0)
-            }
-        }
-        if queryRun.count > 0 {
-            totalBytes += queryRun.count
-            try consume(queryRun.bytes)
-        }
+        let queryRun = encodedQueries(readTime: readTime)
+        var totalBytes = queryRun.count
+        if !queryRun.isEmpty { try consume(queryRun) }
         let threads = Processors.online
         let runCount = (entries.count + documentsPerRun - 1) / documentsPerRun
         // A run's buffer is sized by what the documents encoded so far took (an eighth more), so
@@ -193,8 +191,7 @@ public struct BundleWriter: Sendable {
         var bytesPerDocument = 1024
         for round in stride(from: 0, to: runCount, by: threads) {
             let runs = parallelMap(count: min(threads, runCount - round), threads: threads) { [bytesPerDocument] offset in
-                let first = (round + offset) * documentsPerRun
-                let slice = entries[first..<min(entries.count, first + documentsPerRun)]
+                let slice = run(round + offset, of: documentsPerRun)
                 return Result { () throws(E) in
                     try encodeDocuments(slice, readTime: readTime, reserving: slice.count * bytesPerDocument, encodedFields: encodedFields)
                 }
@@ -208,13 +205,79 @@ public struct BundleWriter: Sendable {
             bytesPerDocument = max(64, (totalBytes - queryRun.count) / encoded * 9 / 8)
             progress(encoded)
         }
+        return metadataElement(totalBytes: totalBytes)
+    }
+
+    /// The bytes of every element after the metadata, the metadata's `totalBytes`, counted
+    /// without encoding any document's fields: `encodedFieldsCount` gives, for each added
+    /// document, the byte count of what ``encodeBody(documentsPerRun:encodedFields:progress:_:)``'s
+    /// `encodedFields` gives for it (or, when that is nil, of the document's own fields encoded).
+    ///
+    /// With the count, the metadata element goes first (``metadataElement(totalBytes:)``) and the
+    /// body after it as it is encoded: a large bundle streams out in file order, in one pass.
+    /// Each element's JSON but the fields is written to count it, on all cores.
+    public func bodyByteCount<E: Error>(
+        documentsPerRun: Int = 2048, encodedFieldsCount: @Sendable (Document) throws(E) -> Int
+    ) throws(E) -> Int {
+        precondition(documentsPerRun > 0, "documentsPerRun must be positive")
+        let readTime = snapshotTime.rfc3339
+        let runCount = (entries.count + documentsPerRun - 1) / documentsPerRun
+        let counts = parallelMap(count: runCount, threads: Processors.online) { index in
+            Result { () throws(E) in try byteCount(of: run(index, of: documentsPerRun), readTime: readTime, encodedFieldsCount: encodedFieldsCount) }
+        }
+        var total = encodedQueries(readTime: readTime).count
+        for count in counts { total += try count.get() }
+        return total
+    }
+
+    /// The metadata of the bundle whose body takes `totalBytes`, and its complete framed
+    /// element, `<len>{"metadata":{…}}`: what comes first in the file.
+    public func metadataElement(totalBytes: Int) -> (metadata: BundleMetadata, element: [UInt8]) {
         let metadata = BundleMetadata(
             id: id, createTime: snapshotTime, version: 1,
             totalDocuments: UInt32(entries.count), totalBytes: UInt64(totalBytes)
         )
-        var metadataElement = JSONWriter(reservingCapacity: 200)
-        ElementEncoder.appendFramed(to: &metadataElement, scratch: &scratch) { ElementEncoder.metadata(metadata, into: &$0) }
-        return (metadata, metadataElement.bytes)
+        var element = JSONWriter(reservingCapacity: 200)
+        var scratch = JSONWriter()
+        ElementEncoder.appendFramed(to: &element, scratch: &scratch) { ElementEncoder.metadata(metadata, into: &$0) }
+        return (metadata, element.bytes)
+    }
+
+    /// The named queries' elements, framed, in the order added.
+    private func encodedQueries(readTime: String) -> [UInt8] {
+        var run = JSONWriter()
+        var scratch = JSONWriter()
+        for query in queries {
+            ElementEncoder.appendFramed(to: &run, scratch: &scratch) {
+                ElementEncoder.namedQuery(name: query.name, bundledQuery: query.bundledQuery, readTime: readTime, into: &$0)
+            }
+        }
+        return run.bytes
+    }
+
+    /// The entries of run `index`, runs being `documentsPerRun` entries long.
+    private func run(_ index: Int, of documentsPerRun: Int) -> ArraySlice<Entry> {
+        let first = index * documentsPerRun
+        return entries[first..<min(entries.count, first + documentsPerRun)]
+    }
+
+    /// The bytes `slice`'s elements take, framed, with `encodedFieldsCount` bytes of fields for
+    /// each existing document: its elements are written with empty fields and counted.
+    private func byteCount<E: Error>(
+        of slice: ArraySlice<Entry>, readTime: String, encodedFieldsCount: (Document) throws(E) -> Int
+    ) throws(E) -> Int {
+        var scratch = JSONWriter(reservingCapacity: 4096)
+        var total = 0
+        for entry in slice {
+            var fieldsCount = 0
+            if let document = entry.document { fieldsCount = try encodedFieldsCount(document) }
+            forEachElement(of: entry, readTime: readTime, fields: []) { isDocument, write in
+                scratch.removeAll()
+                write(&scratch)
+                total += ElementEncoder.framedCount(scratch.count + (isDocument ? fieldsCount : 0))
+            }
+        }
+        return total
     }
 
     private func encodeDocuments<E: Error>(
@@ -223,25 +286,34 @@ public struct BundleWriter: Sendable {
         var run = JSONWriter(reservingCapacity: capacity)
         var scratch = JSONWriter(reservingCapacity: 4096)
         for entry in slice {
-            switch entry {
-            case .existing(let document, let queries):
-                let name = ResourceName(database: database, path: document.path).description
-                ElementEncoder.appendFramed(to: &run, scratch: &scratch) {
-                    ElementEncoder.documentMetadata(name: name, readTime: readTime, exists: true, queries: queries, into: &$0)
-                }
-                if let encodedFields {
-                    let fields = try encodedFields(document)
-                    ElementEncoder.appendFramed(to: &run, scratch: &scratch) { ElementEncoder.document(document, name: name, encodedFields: fields, into: &$0) }
-                } else {
-                    ElementEncoder.appendFramed(to: &run, scratch: &scratch) { ElementEncoder.document(document, name: name, into: &$0) }
-                }
-            case .missing(let path, let missingReadTime):
-                let name = ResourceName(database: database, path: path).description
-                ElementEncoder.appendFramed(to: &run, scratch: &scratch) {
-                    ElementEncoder.documentMetadata(name: name, readTime: missingReadTime.rfc3339, exists: false, queries: [], into: &$0)
-                }
+            var fields: [UInt8]?
+            if let encodedFields, let document = entry.document { fields = try encodedFields(document) }
+            forEachElement(of: entry, readTime: readTime, fields: fields) { _, write in
+                ElementEncoder.appendFramed(to: &run, scratch: &scratch, write)
             }
         }
         return run.bytes
+    }
+
+    /// Gives `element` the elements of `entry` in file order, each as what writes its JSON: the
+    /// `documentMetadata`, then for an existing document (`isDocument`) the `document`, with
+    /// `fields` copied as its encoded fields (nil: its own fields encoded).
+    private func forEachElement(
+        of entry: Entry, readTime: String, fields: [UInt8]?, _ element: (_ isDocument: Bool, _ write: (inout JSONWriter) -> Void) -> Void
+    ) {
+        let name = ResourceName(database: database, path: entry.path).description
+        switch entry {
+        case .existing(let document, let queries):
+            element(false) { ElementEncoder.documentMetadata(name: name, readTime: readTime, exists: true, queries: queries, into: &$0) }
+            if let fields {
+                element(true) { ElementEncoder.document(document, name: name, encodedFields: fields, into: &$0) }
+            } else {
+                element(true) { ElementEncoder.document(document, name: name, into: &$0) }
+            }
+        case .missing(_, let missingReadTime):
+            element(false) {
+                ElementEncoder.documentMetadata(name: name, readTime: missingReadTime.rfc3339, exists: false, queries: [], into: &$0)
+            }
+        }
     }
 }

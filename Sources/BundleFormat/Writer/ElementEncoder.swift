@@ -16,6 +16,17 @@ enum ElementEncoder {
         out.raw(bytes: scratch.bytes)
     }
 
+    /// The bytes an element of `jsonCount` bytes of JSON takes framed: its decimal count, then it.
+    static func framedCount(_ jsonCount: Int) -> Int {
+        var digits = 1
+        var rest = jsonCount
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        return digits + jsonCount
+    }
+
     static func metadata(_ metadata: BundleMetadata, into writer: inout JSONWriter) {
         writer.raw("{\"metadata\":")
         metadata.encodeJSON(into: &writer)

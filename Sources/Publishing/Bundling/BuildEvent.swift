@@ -14,10 +14,8 @@ public enum BuildEvent: Sendable {
     case planning
     /// Starting bundle `index` (0-based) of `count`.
     case buildingBundle(id: String, index: Int, count: Int)
-    /// The bundle being built has `documentsEncoded` of its `documents` encoded.
-    case encodingBundle(documentsEncoded: Int, documents: Int)
-    /// The bundle being built has `bytesDone` of its `bytes` hashed, written and compressed.
-    case compressingBundle(bytesDone: Int, bytes: Int)
+    /// The bundle being built has `bytesDone` of its `bytes` encoded, hashed, written and compressed.
+    case writingBundle(bytesDone: Int, bytes: Int)
     /// Writing the site.
     case publishing
     /// A step of the lock and publish sequence is done (not reported by dry runs).

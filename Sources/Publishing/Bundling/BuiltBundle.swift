@@ -33,15 +33,16 @@ struct BuiltBundle {
     }
 
     /// Encodes, hashes and compresses `planned` into `scratchDirectory`, telling `progress` how
-    /// far it is. `encodedFields` gives the encoded fields each document of the plan is published with.
+    /// far it is. Each document of the plan is published with its fields in `inputs` as `policy`
+    /// publishes them.
     static func build(
-        _ planned: consuming ShipmentPlan.Bundle, queries: [BundleSelection.NamedQuery], database: DatabaseID, gzipLevel: Int, audience: BundleAudience,
-        scratchDirectory: String, encodedFields: @escaping @Sendable (Document) throws(PublishError) -> [UInt8], progress: (BuildEvent) -> Void
+        _ planned: consuming ShipmentPlan.Bundle, queries: [BundleSelection.NamedQuery], inputs: LoadedInputs, policy: FieldPolicy, gzipLevel: Int,
+        audience: BundleAudience, scratchDirectory: String, progress: (BuildEvent) -> Void
     ) throws(BuildError) -> BuiltBundle {
         let (id, createTime, leavers, missing) = (planned.id, planned.createTime, planned.leavers, planned.missing)
         var writer: BundleWriter
         do throws(BundleWriterError) {
-            writer = try BundleWriter(id: id, snapshotTime: createTime, database: database, audience: audience)
+            writer = try BundleWriter(id: id, snapshotTime: createTime, database: inputs.store.database, audience: audience)
         } catch {
             throw .bundle(id: id, error)
         }
@@ -64,7 +65,10 @@ struct BuiltBundle {
                 throw .bundle(id: id, error)
             }
         }
-        let files = try BundleFiles.write(writer, encodedFields: encodedFields, into: scratchDirectory, name: id, gzipLevel: gzipLevel, progress: progress)
+        let files = try BundleFiles.write(
+            writer, encodedFields: { (document) throws(PublishError) in try inputs.encodedFields(of: document, as: policy) },
+            encodedFieldsCount: { (document) throws(PublishError) in try inputs.encodedFieldsCount(of: document, as: policy) },
+            into: scratchDirectory, name: id, gzipLevel: gzipLevel, progress: progress)
         let names = queries.map(\.name).sorted { UTF8Order.compare($0, $1) == .less }
         return BuiltBundle(id: id, files: files, namedQueries: names, createTime: createTime, leavers: leavers, missing: missing)
     }

@@ -76,10 +76,17 @@ struct LoadedInputs: Sendable {
     /// The fields of `document`, a document of the store, as `policy` publishes them, encoded as
     /// a bundle carries them: copied from the archive when the policy publishes it whole.
     func encodedFields(of document: Document, as policy: FieldPolicy) throws(PublishError) -> [UInt8] {
-        guard policy.rule(forCollection: document.path.parent) != nil else { return try archive.encodedFields(at: archived[document.path]!.position) }
+        guard policy.rule(forDocument: document.path) != nil else { return try archive.encodedFields(at: archived[document.path]!.position) }
         var writer = JSONWriter()
         policy.apply(to: try whole(document)).fields.encodeFields(into: &writer)
         return writer.bytes
+    }
+
+    /// The byte count of ``encodedFields(of:as:)``, known without reading the archive when the
+    /// policy publishes the document whole (else its narrowed fields are encoded to count them).
+    func encodedFieldsCount(of document: Document, as policy: FieldPolicy) throws(PublishError) -> Int {
+        guard policy.rule(forDocument: document.path) != nil else { return archived[document.path]!.position.length }
+        return try encodedFields(of: document, as: policy).count
     }
 
     /// The ``DocumentFingerprint`` of `document`, a document of the store, as `policy` publishes
@@ -93,7 +100,7 @@ struct LoadedInputs: Sendable {
     func exposureCandidates(
         of document: Document, as policy: FieldPolicy, names: inout ExposureScan.NameJudgements
     ) throws(PublishError) -> [ExposureScan.Candidate] {
-        guard policy.rule(forCollection: document.path.parent) == nil else {
+        guard policy.rule(forDocument: document.path) == nil else {
             return ExposureScan.candidates(in: policy.apply(to: try whole(document)).fields, names: &names)
         }
         return archived[document.path]!.exposure.map { candidates[Int($0)] }

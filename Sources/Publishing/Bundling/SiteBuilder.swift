@@ -145,11 +145,9 @@ public struct SiteBuilder: Sendable {
             let planned = plan.bundles[index]
             plan.bundles[index].entries = []
             progress(.buildingBundle(id: planned.id, index: index, count: plan.bundles.count))
-            let documents = inputs
             built.append(try BuiltBundle.build(
-                consume planned, queries: queries, database: inputs.store.database, gzipLevel: config.gzipLevel,
-                audience: config.clients.bundleAudience, scratchDirectory: scratch,
-                encodedFields: { (document) throws(PublishError) in try documents.encodedFields(of: document, as: policy) }, progress: progress))
+                consume planned, queries: queries, inputs: inputs, policy: policy, gzipLevel: config.gzipLevel,
+                audience: config.clients.bundleAudience, scratchDirectory: scratch, progress: progress))
         }
         let violations = config.budgets.violations(of: resolved.bundles, sizes: built.map(\.byteCount))
         if config.budgets.mode == .fail, !violations.isEmpty { throw .budgetExceeded(violations) }

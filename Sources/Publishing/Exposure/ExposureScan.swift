@@ -65,7 +65,7 @@ enum ExposureScan {
                 // Documents repeat their field names: each name is judged once.
                 var names = NameJudgements()
                 for document in documents[(index * run)..<min(documents.count, (index + 1) * run)] {
-                    let allowed = policy.rule(forCollection: document.path.parent).flatMap { $0.mode == .allow ? $0.fields : nil } ?? []
+                    let allowed = policy.rule(forDocument: document.path).flatMap { $0.mode == .allow ? $0.fields : nil } ?? []
                     for candidate in try candidates(document, &names) {
                         let field = FieldPath(segments: candidate.path)
                         let key = [document.collectionID] + candidate.path
