@@ -6,10 +6,10 @@ import Glibc
 /// `body(0..<count)` computed beside the caller, each index on a thread of its own started at
 /// once; ``results()`` waits for them and gives them in index order.
 ///
-/// For work that overlaps with what the caller does meanwhile, such as a batch of gzip blocks
-/// compressing while the caller reads, hashes and writes what follows. Threads of its own rather
+/// For work that overlaps with what the caller does meanwhile, such as gzip blocks compressing
+/// while the caller encodes, hashes and writes what follows. Threads of its own rather
 /// than Dispatch's pool: the pool adds a thread only a while after its threads are all busy, and
-/// on a two-core machine such a batch ran on one core for the first half second of a build's
+/// on a two-core machine a batch of such blocks ran on one core for the first half second of a build's
 /// compression (bench/RESULTS.md, session 11). Starting a thread costs tens of microseconds:
 /// give each index work of milliseconds or more. An index the system refuses a thread for (a
 /// process limit reached) is computed by the caller at once.

@@ -12,9 +12,10 @@ import ParallelWork
 /// 158 MB bundle, 2 MiB blocks at level 6 are 0.65 % larger than zlib's level 9 on one thread
 /// (`gzip -9`), 1 MiB blocks 0.9 %, and level 7 is 0.5 % smaller.
 ///
-/// Blocks are compressed a batch at a time in the background: `append` starts a batch and returns
-/// to its caller, which goes on (reading, hashing, writing) while the batch compresses, and the
-/// next `append` that has a batch ready collects the previous one's bytes first.
+/// Blocks compress in the background, each on a thread of its own as soon as more input shows
+/// it is not the last: `append` starts them and returns to its caller, which goes on (encoding,
+/// hashing, writing) meanwhile. At most `threads + 1` blocks compress at once; `append` waits for
+/// the oldest only to start one more, so every core has a block to work on while the caller waits.
 ///
 /// A reference type holding the pending input; use one instance from one thread at a time, and
 /// none after it has thrown (its stream is then incomplete).
@@ -26,14 +27,14 @@ public final class ParallelGzipCompressor {
     public let blockSize: Int
     public let threads: Int
 
-    /// Full blocks not compressed yet; the last one may turn out to be the final block.
-    private var pending: [[UInt8]] = []
+    /// The last full block, held until more input shows whether it ends the stream.
+    private var held: [UInt8]?
     private var current: [UInt8] = []
     private var crc: UInt = 0
     private var length = 0
     private var wroteHeader = false
-    /// The batch compressing in the background, if any: its bytes come before any later block's.
-    private var inFlight: BackgroundMap<Result<DeflateSegment, GzipError>>?
+    /// The blocks compressing, oldest first: their bytes come out in this order.
+    private var inFlight: [BackgroundMap<Result<DeflateSegment, GzipError>>] = []
 
     /// - Parameters:
     ///   - level: libdeflate level 0…12 (0 stores without compressing).
@@ -54,21 +55,19 @@ public final class ParallelGzipCompressor {
         var output = header()
         var index = 0
         while index < input.count {
+            // More input follows the held block: it is not the last.
+            if let block = held {
+                held = nil
+                output += try start(block, endsStream: false)
+            }
             let take = min(blockSize - current.count, input.count - index)
             current.append(contentsOf: input[index..<(index + take)])
             index += take
             if current.count == blockSize {
-                pending.append(current)
+                held = current
                 current = []
                 current.reserveCapacity(blockSize)
             }
-        }
-        // Only a block followed by more input is surely not the last: a batch starts once more
-        // input follows its blocks.
-        while pending.count > threads || (pending.count == threads && !current.isEmpty) {
-            output += try collect()
-            inFlight = compressing(Array(pending.prefix(threads)), endsStream: false)
-            pending.removeFirst(threads)
         }
         return output
     }
@@ -76,12 +75,17 @@ public final class ParallelGzipCompressor {
     /// Compresses what is left, ends the member and returns the remaining bytes.
     public func finish() throws(GzipError) -> [UInt8] {
         var output = header()
-        if !current.isEmpty || pending.isEmpty { pending.append(current) }
+        if let block = held {
+            // The held block ends the stream unless input came after it.
+            held = nil
+            output += try start(block, endsStream: current.isEmpty)
+            if !current.isEmpty { output += try start(current, endsStream: true) }
+        } else {
+            // Without a held block, `current` is all the input not started (none for an empty stream).
+            output += try start(current, endsStream: true)
+        }
         current = []
-        output += try collect()
-        inFlight = compressing(pending, endsStream: true)
-        pending = []
-        output += try collect()
+        while !inFlight.isEmpty { output += try collectOldest() }
         for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: crc >> UInt(shift))) }
         for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: length >> shift)) }
         return output
@@ -102,29 +106,23 @@ public final class ParallelGzipCompressor {
         return [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, extraFlags, 3]
     }
 
-    /// Starts deflating `blocks`, each on a thread of its own; the last one ends the stream when
-    /// `endsStream`.
-    private func compressing(_ blocks: [[UInt8]], endsStream: Bool) -> BackgroundMap<Result<DeflateSegment, GzipError>> {
+    /// Starts deflating `block` on a thread of its own, ending the stream when `endsStream`,
+    /// after collecting the oldest block in flight if as many as the cores and one more are.
+    private func start(_ block: [UInt8], endsStream: Bool) throws(GzipError) -> [UInt8] {
+        let output = inFlight.count > threads ? try collectOldest() : []
         let level = level
-        return BackgroundMap(count: blocks.count) { index in
-            Result { () throws(GzipError) in
-                try DeflateSegment.compress(blocks[index], level: level, last: endsStream && index == blocks.count - 1)
-            }
-        }
+        inFlight.append(BackgroundMap(count: 1) { _ in
+            Result { () throws(GzipError) in try DeflateSegment.compress(block, level: level, last: endsStream) }
+        })
+        return output
     }
 
-    /// Waits for the batch in flight, if any, and returns its bytes, adding its blocks to the
-    /// trailer's CRC-32 and length.
-    private func collect() throws(GzipError) -> [UInt8] {
-        guard let batch = inFlight else { return [] }
-        inFlight = nil
-        var output: [UInt8] = []
-        for segment in batch.results() {
-            let segment = try segment.get()
-            output += segment.bytes
-            crc = UInt(crc32_combine(uLong(crc), uLong(segment.crc), off_t(segment.inputCount)))
-            length += segment.inputCount
-        }
-        return output
+    /// Waits for the oldest block in flight and returns its bytes, adding it to the trailer's
+    /// CRC-32 and length.
+    private func collectOldest() throws(GzipError) -> [UInt8] {
+        let segment = try inFlight.removeFirst().results()[0].get()
+        crc = UInt(crc32_combine(uLong(crc), uLong(segment.crc), off_t(segment.inputCount)))
+        length += segment.inputCount
+        return segment.bytes
     }
 }
