@@ -25,6 +25,28 @@ struct SiteHistoryTests {
         #expect(bytes.last == UInt8(ascii: "\n"))
     }
 
+    /// A bundle's documents are listed in key order however they were given (a state file edited
+    /// by hand, say), a path given twice keeps its last version, and the state file lists them
+    /// in that order.
+    @Test func documentsAreListedInKeyOrder() throws {
+        let early = ShippedVersion.existing(updateTime: timestamp("2024-01-01T00:00:00Z"), fingerprint: DocumentFingerprint(bits: 1))
+        let late = ShippedVersion.missing(readTime: timestamp("2024-01-02T00:00:00Z"))
+        let documents = ShippedDocuments([(path("c/b"), early), (path("c/a"), early), (path("c/__id10__"), early), (path("c/__id9__"), early), (path("c/b"), late)])
+        #expect(documents.map(\.path) == [path("c/__id9__"), path("c/__id10__"), path("c/a"), path("c/b")])
+        #expect(documents[path("c/b")] == late && documents[path("c/a")] == early && documents[path("c/z")] == nil)
+        #expect(documents == ShippedDocuments(inKeyOrder: [(path("c/__id9__"), early), (path("c/__id10__"), early), (path("c/a"), early), (path("c/b"), late)]))
+        #expect(documents != ShippedDocuments(inKeyOrder: [(path("c/a"), early), (path("c/b"), late)]))
+
+        var history = Self.history
+        history.bundles["front"]!.current = documents
+        let text = String(decoding: history.encoded(), as: UTF8.self)
+        let listed = ["c/__id9__", "c/__id10__", "c/a", "c/b"].map { text.range(of: "\"\($0)\":[")!.lowerBound }
+        #expect(listed == listed.sorted())
+        let shuffled = text.replacingOccurrences(of: "\"c/__id9__\"", with: "\"c/__id99__\"")
+        #expect(try SiteHistory.decode(Array(shuffled.utf8), file: "state").bundles["front"]!.current.map(\.path)
+            == [path("c/__id10__"), path("c/__id99__"), path("c/a"), path("c/b")])
+    }
+
     @Test func anUnreadableStateSaysWhereAndWhat() throws {
         let text = String(decoding: Self.history.encoded(), as: UTF8.self)
         for (edited, fragment) in [

@@ -9,7 +9,7 @@ struct BundleHistory: Sendable, Equatable {
     /// ``ContentDigest`` of the published bundle: equal digests mean equal bundles but for times.
     var contentDigest: String
     /// Every document the published bundle carries (results, listed documents, leavers, markers).
-    var current: [ResourcePath: ShippedVersion]
+    var current: ShippedDocuments
     /// Versions published before the current ones, per document.
     var earlier: [ResourcePath: [EarlierVersion]]
 
@@ -26,12 +26,12 @@ struct BundleHistory: Sendable, Equatable {
     }
 
     /// Every document this bundle published, current or earlier.
-    var paths: Set<ResourcePath> { Set(current.keys).union(earlier.keys) }
+    var paths: Set<ResourcePath> { Set(current.paths).union(earlier.keys) }
 
     /// The history once a bundle with `current` is published at `createTime`: what this one
     /// carried now becomes earlier, versions equal to their document's new one are dropped (a
     /// client holding them is up to date), and so is everything older than `cutoff`.
-    func succeeded(by current: [ResourcePath: ShippedVersion], createTime: Timestamp, contentDigest: String, cutoff: Timestamp) -> BundleHistory {
+    func succeeded(by current: ShippedDocuments, createTime: Timestamp, contentDigest: String, cutoff: Timestamp) -> BundleHistory {
         var earlier: [ResourcePath: [EarlierVersion]] = [:]
         for path in paths {
             let kept = versions(of: path, since: cutoff).filter { version in

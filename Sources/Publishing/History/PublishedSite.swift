@@ -81,21 +81,23 @@ struct PublishedSite {
             var digest = ContentDigest()
             for query in contents.namedQueries { digest.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery.bytes) }
             var bundle = BundleHistory(createTime: contents.metadata.createTime, contentDigest: "", current: [:], earlier: [:])
+            var current: [ShippedDocuments.Element] = []
             for entry in contents.documents {
                 let path = entry.metadata.name.path
                 if let document = entry.document {
                     let fingerprint = DocumentFingerprint.of(document)
                     digest.addExisting(path, updateTime: document.updateTime!, fingerprint: fingerprint, queries: entry.metadata.queries)
-                    bundle.current[path] = .existing(updateTime: document.updateTime!, fingerprint: fingerprint)
+                    current.append((path, .existing(updateTime: document.updateTime!, fingerprint: fingerprint)))
                     if entry.metadata.queries.isEmpty {
                         bundle.earlier[path] = [EarlierVersion(kind: .existing(updateTime: nil), until: document.updateTime!)]
                     }
                 } else {
                     digest.addMissing(path, readTime: entry.metadata.readTime)
-                    bundle.current[path] = .missing(readTime: entry.metadata.readTime)
+                    current.append((path, .missing(readTime: entry.metadata.readTime)))
                     bundle.earlier[path] = [EarlierVersion(kind: .existing(updateTime: nil), until: entry.metadata.readTime)]
                 }
             }
+            bundle.current = ShippedDocuments(current)
             bundle.contentDigest = digest.finalize()
             history.bundles[id] = bundle
             history.siteTime = max(history.siteTime, bundle.createTime)

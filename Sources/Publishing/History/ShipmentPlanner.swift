@@ -73,14 +73,14 @@ struct ShipmentPlanner {
         }
 
         var bundles: [ShipmentPlan.Bundle] = []
-        var histories: [String: (current: [ResourcePath: ShippedVersion], digest: String)] = [:]
+        var histories: [String: (current: ShippedDocuments, digest: String)] = [:]
         for index in drafts.indices {
             let draft = drafts[index]
             // The plan takes the draft's entries over, rather than a copy of them.
             drafts[index].entries = []
             var digest = ContentDigest()
             for query in draft.selection.namedQueries { digest.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery) }
-            var current: [ResourcePath: ShippedVersion] = [:]
+            var current: [ShippedDocuments.Element] = []
             current.reserveCapacity(draft.entries.count)
             for entry in draft.entries {
                 let path = entry.path
@@ -88,16 +88,16 @@ struct ShipmentPlanner {
                 case .existing(let document, let queries):
                     let fingerprint = versions.fingerprint(of: path)
                     digest.addExisting(path, updateTime: document.updateTime!, fingerprint: fingerprint, queries: queries)
-                    current[path] = .existing(updateTime: document.updateTime!, fingerprint: fingerprint)
+                    current.append((path, .existing(updateTime: document.updateTime!, fingerprint: fingerprint)))
                 case .missing(_, let readTime):
                     digest.addMissing(path, readTime: readTime)
-                    current[path] = .missing(readTime: readTime)
+                    current.append((path, .missing(readTime: readTime)))
                 }
             }
             let contentDigest = digest.finalize()
             let published = previous?.bundles[draft.selection.id]
             let changed = published?.contentDigest != contentDigest
-            histories[draft.selection.id] = (current, contentDigest)
+            histories[draft.selection.id] = (ShippedDocuments(inKeyOrder: current), contentDigest)
             bundles.append(ShipmentPlan.Bundle(
                 id: draft.selection.id, createTime: published.map(\.createTime) ?? candidate, changed: changed,
                 entries: draft.entries, leavers: draft.leavers, missing: draft.missing))

@@ -36,7 +36,7 @@ extension SiteHistory {
         writer.raw(",\"content_sha256\":")
         writer.string(history.contentDigest)
         writer.raw(",\"current\":{")
-        for (index, (path, version)) in history.current.sorted(byPath: \.key).enumerated() {
+        for (index, (path, version)) in history.current.enumerated() {
             if index > 0 { writer.byte(UInt8(ascii: ",")) }
             writer.string(path.description)
             switch version {
@@ -145,16 +145,18 @@ extension SiteHistory {
             var history = BundleHistory(
                 createTime: try time(object["create_time"], "create_time", in: node),
                 contentDigest: try string(object["content_sha256"] ?? node, "content_sha256"), current: [:], earlier: [:])
+            var current: [ShippedDocuments.Element] = []
             for member in try self.object(object["current"] ?? node, "current").members {
                 let items = member.value.arrayValue ?? []
                 guard items.count == 2, let first = items[0].stringValue else { throw error(member.value, "[UPDATE_TIME, FINGERPRINT] or [\"missing\", READ_TIME]") }
                 let path = try path(member.key, at: member.value)
                 if first == "missing" {
-                    history.current[path] = .missing(readTime: try time(items[1], "a read time", in: member.value))
+                    current.append((path, .missing(readTime: try time(items[1], "a read time", in: member.value))))
                 } else {
-                    history.current[path] = .existing(updateTime: try time(items[0], "an update time", in: member.value), fingerprint: try fingerprint(items[1]))
+                    current.append((path, .existing(updateTime: try time(items[0], "an update time", in: member.value), fingerprint: try fingerprint(items[1]))))
                 }
             }
+            history.current = ShippedDocuments(current)
             for member in try self.object(object["earlier"] ?? node, "earlier").members {
                 let path = try path(member.key, at: member.value)
                 guard let list = member.value.arrayValue else { throw error(member.value, "a list of earlier versions") }

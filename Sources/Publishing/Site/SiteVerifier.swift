@@ -102,7 +102,7 @@ public struct SiteVerifier: Sendable {
             if bundle.createTime != contents.metadata.createTime {
                 problems.append("\(store.path) dates bundle \(id) \(bundle.createTime), the bundle says \(contents.metadata.createTime)")
             }
-            if Set(bundle.current.keys) != Set(contents.documents.map(\.metadata.name.path)) {
+            if Set(bundle.current.paths) != Set(contents.documents.map(\.metadata.name.path)) {
                 problems.append("\(store.path) does not list the documents bundle \(id) carries")
             }
         }
