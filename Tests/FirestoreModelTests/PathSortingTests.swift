@@ -44,6 +44,22 @@ import Testing
         #expect(empty.isEmpty)
     }
 
+    /// Elements already in key order (equal paths among them) stay as they are; a pair swapped
+    /// near the end is still found and sorted.
+    @Test(arguments: [false, true])
+    func elementsInOrderStayAndAPairSwappedNearTheEndIsFound(numeric: Bool) {
+        let items = Self.paths(count: 3000, numeric: numeric).enumerated().map { ($1, $0) }.sorted(byPath: \.0)
+        var again = items
+        again.sort(byPath: \.0)
+        #expect(again.map(\.1) == items.map(\.1) && items.sorted(byPath: \.0).map(\.1) == items.map(\.1))
+        var swapped = items
+        let last = swapped.indices.last!
+        let first = swapped.lastIndex { ResourcePath.compare($0.0, swapped[last].0) == .less }!
+        swapped.swapAt(first, last)
+        swapped.sort(byPath: \.0)
+        #expect(zip(swapped, items).allSatisfy { ResourcePath.compare($0.0, $1.0) == .equal })
+    }
+
     @Test func carriesTheElementsAlong() {
         let items = [("c/b", 2), ("c/a", 1), ("c/a/s/x", 3), ("b/z", 0)].map { (try! ResourcePath(parsing: $0.0), $0.1) }
         #expect(items.sorted(byPath: \.0).map(\.1) == [0, 1, 3, 2])
