@@ -18,27 +18,26 @@ struct BundleSelectionTests {
         return store
     }
 
-    private static func spec(_ bundle: String) throws -> BundleSpec {
-        let config = try PipelineConfig.parse(yaml: """
+    private static func specs(_ bundles: String) throws -> [BundleSpec] {
+        try PipelineConfig.parse(yaml: """
             project: demo
             inputs: [data.ndjson]
             bundles:
-            \(bundle)
-            """, file: "pipeline.yml", baseDirectory: "/")
-        return config.bundles[0]
+            \(bundles)
+            """, file: "pipeline.yml", baseDirectory: "/").bundles
     }
 
     /// Each selected document comes once, in document-key order, with the queries that return it
     /// in config order; a listed document adds none; ids that order alike stay two documents.
     @Test func eachDocumentOnceWithItsQueriesInConfigOrder() throws {
-        let selection = try BundleSelection.select(Self.spec("""
+        let selection = try BundleSelection.select(Self.specs("""
               - id: b
                 documents: [c/a, c/z]
                 queries:
                   big: {collection: c, where: [[n, ">=", 7]]}
                   all: {collection: c}
                   odd: {collection: c, where: [[n, in, [1, 3, 7]]]}
-            """), store: try Self.store())
+            """), store: try Self.store())[0]
         let ids = selection.documents.map { $0.document.path.lastSegment! }
         // Ids that order alike keep the order the queries first returned them in.
         #expect(ids == ["__id7__", "__id007__", "__id10__", "a", "b", "z"])
@@ -52,12 +51,42 @@ struct BundleSelectionTests {
     }
 
     @Test func aListedDocumentAloneHasNoQueries() throws {
-        let selection = try BundleSelection.select(Self.spec("""
+        let selection = try BundleSelection.select(Self.specs("""
               - id: b
                 documents: [c/__id007__, c/b]
-            """), store: try Self.store())
+            """), store: try Self.store())[0]
         #expect(selection.documents.map(\.document.path) == [path("c/__id007__"), path("c/b")])
         #expect(selection.documents.allSatisfy { $0.queries.isEmpty })
         #expect(selection.contains(path("c/__id007__")) && !selection.contains(path("c/__id7__")))
+    }
+
+    /// A site's queries run several at a time, yet each bundle selects what it selects alone, in
+    /// the order of the config, more queries than cores among them.
+    @Test func bundlesSelectTogetherAsEachAlone() throws {
+        let specs = try Self.specs("""
+              - id: one
+                queries:
+                  big: {collection: c, where: [[n, ">=", 7]]}
+                  small: {collection: c, where: [[n, "<", 3]]}
+              - id: two
+                documents: [c/b]
+                queries:
+                  all: {collection: c}
+              - id: three
+                queries:
+                  odd: {collection: c, where: [[n, in, [1, 3, 7]]]}
+                  top: {collection: c, order_by: [[n, desc]], limit: 2}
+                  none: {collection: c, where: [[n, ">", 100]]}
+            """)
+        let store = try Self.store()
+        let together = try BundleSelection.select(specs, store: store)
+        #expect(together.map(\.id) == ["one", "two", "three"])
+        for (selection, spec) in zip(together, specs) {
+            let alone = try BundleSelection.select([spec], store: store)[0]
+            #expect(selection.namedQueries.map(\.name) == alone.namedQueries.map(\.name))
+            #expect(selection.documents.map(\.document.path) == alone.documents.map(\.document.path))
+            #expect(selection.documents.map(\.queries) == alone.documents.map(\.queries))
+        }
+        #expect(together[2].documents.map { $0.document.path.lastSegment! } == ["__id7__", "__id007__", "__id10__", "a", "z"])
     }
 }

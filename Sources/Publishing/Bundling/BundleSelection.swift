@@ -1,6 +1,7 @@
 import BundleFormat
 import FirestoreModel
 import JSONCore
+import ParallelWork
 import PipelineLanguage
 import QueryEngine
 
@@ -46,29 +47,54 @@ struct BundleSelection: Sendable {
         return documents[low...].prefix { ResourcePath.compare($0.document.path, path) == .equal }.contains { $0.document.path == path }
     }
 
-    /// Runs `spec`'s named queries over `store` and adds the documents it lists.
-    static func select(_ spec: BundleSpec, store: DocumentStore) throws(BuildError) -> BundleSelection {
-        var namedQueries: [NamedQuery] = []
-        var documents: [Selected] = []
-        for named in spec.queries {
-            let bundled = BundledQuery(database: store.database, query: named.query)
-            namedQueries.append(NamedQuery(name: named.name, bundledQuery: bundled.jsonBytes, location: named.location))
-            // The bundle's fields: policy was checked to keep every field the query reads, so the
-            // results are the same over the published documents.
-            var results = store.evaluate(named.query).map { Selected(document: $0, queries: [named.name]) }
-            results.sort(byPath: \.document.path)
-            documents = merging(documents, results)
+    /// Runs the named queries of every bundle of `specs` over `store` and adds the documents each
+    /// lists: the selections, in the order of `specs`.
+    ///
+    /// The queries run as many at a time as there are cores, each on a thread of its own (a
+    /// site's queries differ in size by orders of magnitude: a thread each keeps the cores busy
+    /// where even shares of them would not), and each bundle merges its queries' results in
+    /// config order as they come: memory holds the documents selected so far and the results of
+    /// the queries running, never every appearance of each document.
+    static func select(_ specs: [BundleSpec], store: DocumentStore) throws(BuildError) -> [BundleSelection] {
+        let queries = specs.flatMap(\.queries)
+        var running: [BackgroundMap<[Selected]>] = []
+        var started = 0
+        func startNext() {
+            guard started < queries.count else { return }
+            let named = queries[started]
+            started += 1
+            running.append(BackgroundMap(count: 1) { _ in
+                // The bundle's fields: policy was checked to keep every field the query reads, so
+                // the results are the same over the published documents.
+                var results = store.evaluate(named.query).map { Selected(document: $0, queries: [named.name]) }
+                results.sort(byPath: \.document.path)
+                return results
+            })
         }
-        var listed: [Selected] = []
-        for path in spec.documents {
-            guard let document = store.document(at: path) else {
-                throw .config(ConfigError("bundle \"\(spec.id)\" lists document \(path), which is not in the inputs", at: spec.location))
+        for _ in 0..<Processors.online { startNext() }
+        var selections: [BundleSelection] = []
+        for spec in specs {
+            var namedQueries: [NamedQuery] = []
+            var documents: [Selected] = []
+            for named in spec.queries {
+                let bundled = BundledQuery(database: store.database, query: named.query)
+                namedQueries.append(NamedQuery(name: named.name, bundledQuery: bundled.jsonBytes, location: named.location))
+                let results = running.removeFirst().results()[0]
+                startNext()
+                documents = merging(documents, results)
             }
-            listed.append(Selected(document: document, queries: []))
+            var listed: [Selected] = []
+            for path in spec.documents {
+                guard let document = store.document(at: path) else {
+                    throw .config(ConfigError("bundle \"\(spec.id)\" lists document \(path), which is not in the inputs", at: spec.location))
+                }
+                listed.append(Selected(document: document, queries: []))
+            }
+            listed.sort(byPath: \.document.path)
+            documents = merging(documents, listed)
+            selections.append(BundleSelection(id: spec.id, fieldPolicy: spec.fieldPolicy, namedQueries: namedQueries, documents: documents))
         }
-        listed.sort(byPath: \.document.path)
-        documents = merging(documents, listed)
-        return BundleSelection(id: spec.id, fieldPolicy: spec.fieldPolicy, namedQueries: namedQueries, documents: documents)
+        return selections
     }
 
     /// `earlier` and `later`, each in key order, as one array in key order with each path once:

@@ -115,10 +115,7 @@ public struct SiteBuilder: Sendable {
         let read = clock.now
 
         progress(.planning)
-        var selections: [BundleSelection] = []
-        for spec in resolved.bundles {
-            selections.append(try BundleSelection.select(spec, store: inputs.store))
-        }
+        let selections = try BundleSelection.select(resolved.bundles, store: inputs.store)
         var plan = try ShipmentPlanner(
             previous: previous.history, snapshotTime: inputs.snapshotTime, leavers: config.leavers,
             floorWithoutHistory: previous.floor(snapshotTime: inputs.snapshotTime)
