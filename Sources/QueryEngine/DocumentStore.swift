@@ -45,10 +45,15 @@ public struct DocumentStore: Sendable {
     /// Stores `document`, replacing a stored document with the same path.
     public mutating func insert(_ document: Document) {
         let collectionPath = document.path.parent
-        if collections[collectionPath] == nil {
-            collectionPathsByID[Array(document.collectionID.utf8), default: []].append(collectionPath)
+        // One look-up of the collection (a path hashes segment by segment), changed in place.
+        if let index = collections.index(forKey: collectionPath) {
+            collections.values[index].insert(document)
+            return
         }
-        collections[collectionPath, default: StoredCollection()].insert(document)
+        collectionPathsByID[Array(document.collectionID.utf8), default: []].append(collectionPath)
+        var collection = StoredCollection()
+        collection.insert(document)
+        collections[collectionPath] = collection
     }
 
     /// The documents `query` returns, in query order, exactly as a client returns them after

@@ -2,6 +2,7 @@ import ExportReader
 import FirestoreModel
 import Foundation
 import JSONCore
+import ParallelWork
 import PipelineLanguage
 import QueryEngine
 
@@ -48,19 +49,23 @@ struct LoadedInputs: Sendable {
         progress(.inputsRead(documents: entries.count, files: files))
         snapshotTime = try Self.resolveSnapshotTime(
             config: config, exportTime: exportTimes.taken.min(), untimedExport: exportTimes.untimedExport, entries: entries)
+        // Where each document is set aside is indexed on another core while this one indexes
+        // the documents for queries.
+        let indexing = BackgroundMap(count: 1) { _ in
+            var archived: [ResourcePath: DocumentSet.Archived] = Dictionary(minimumCapacity: entries.count)
+            for entry in entries { archived[entry.document.path] = entry.archived! }
+            return archived
+        }
         store = DocumentStore(database: config.database)
-        var archived: [ResourcePath: DocumentSet.Archived] = [:]
-        archived.reserveCapacity(entries.count)
         for entry in entries {
             var document = entry.document
             document.updateTime = document.updateTime ?? snapshotTime
             document.createTime = document.createTime ?? document.updateTime
             store.insert(document)
-            archived[document.path] = entry.archived!
         }
         fields = documents.fields
         self.archive = archive
-        self.archived = archived
+        archived = indexing.results()[0]
         self.candidates = candidates
         fileCount = files
         inputBytes = bytes

@@ -380,6 +380,6 @@ enum BinaryDigest {
     }
 
     private static func fileDigest() -> String? {
-        Bundle.main.executablePath.flatMap(BuildFingerprint.contentDigest(of:)).map { "sha256 " + $0 }
+        Bundle.main.executablePath.flatMap(BuildFingerprint.contentDigest(of:)).map { "content " + $0 }
     }
 }
