@@ -104,6 +104,11 @@ struct BundleSelection: Sendable {
     /// Paths that order alike but differ (numeric ids order by value: `__id7__`, `__id007__`)
     /// stay apart, in the order they first appeared.
     private static func merging(_ earlier: [Selected], _ later: [Selected]) -> [Selected] {
+        // A bundle's first query merges into nothing: results in strictly increasing key order
+        // (so each path once) stay as they are, not copied.
+        if earlier.isEmpty, zip(later, later.dropFirst()).allSatisfy({ ResourcePath.compare($0.document.path, $1.document.path) == .less }) {
+            return later
+        }
         var merged: [Selected] = []
         merged.reserveCapacity(max(earlier.count, later.count))
         /// Where the run of paths that order as the last one added starts in `merged`.
