@@ -89,4 +89,25 @@ struct BundleSelectionTests {
         }
         #expect(together[2].documents.map { $0.document.path.lastSegment! } == ["__id7__", "__id007__", "__id10__", "a", "z"])
     }
+
+    /// What a bundle published and no longer selects: its current documents walked beside the
+    /// selection (ids that order alike included), and those only earlier ones looked up; the
+    /// same as asking of each path.
+    @Test func findsWhatItPublishedAndNoLongerSelects() throws {
+        let selection = try BundleSelection.select(Self.specs("""
+              - id: b
+                queries:
+                  big: {collection: c, where: [[n, ">=", 7]]}
+            """), store: try Self.store())[0]
+        let version = ShippedVersion.existing(updateTime: try Timestamp(seconds: 2, nanos: 0), fingerprint: DocumentFingerprint(bits: 1))
+        let gone = EarlierVersion(kind: .existing(updateTime: try Timestamp(seconds: 1, nanos: 0)), until: try Timestamp(seconds: 2, nanos: 0))
+        let current = ShippedDocuments(["c/__id07__", "c/__id7__", "c/__id10__", "c/a", "c/b", "c/zz", "d/a"].map { (path($0), version) })
+        let history = BundleHistory(
+            createTime: try Timestamp(seconds: 3, nanos: 0), contentDigest: "", current: current,
+            earlier: [path("c/__id007__"): [gone], path("c/a"): [gone], path("c/old"): [gone]])
+        let unselected = selection.unselected(in: history)
+        #expect(Set(unselected) == Set(history.paths.filter { !selection.contains($0) }))
+        #expect(Set(unselected) == Set(["c/__id07__", "c/a", "c/b", "c/zz", "d/a", "c/old"].map(path)))
+        #expect(unselected.count == 6)
+    }
 }

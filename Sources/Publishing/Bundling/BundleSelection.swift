@@ -47,6 +47,24 @@ struct BundleSelection: Sendable {
         return documents[low...].prefix { ResourcePath.compare($0.document.path, path) == .equal }.contains { $0.document.path == path }
     }
 
+    /// The documents `history` published, current or earlier, that are not selected now.
+    ///
+    /// Its current documents, in key order as the selection is, are found by walking both at
+    /// once (a binary search each costs a rebuild of a hundred thousand documents a quarter of a
+    /// second); the few only earlier ones are looked up.
+    func unselected(in history: BundleHistory) -> [ResourcePath] {
+        var unselected: [ResourcePath] = []
+        var next = 0
+        for path in history.current.paths {
+            while next < documents.count, ResourcePath.compare(documents[next].document.path, path) == .less { next += 1 }
+            // Paths that order alike but differ (numeric ids: `__id7__`, `__id007__`) sit together.
+            let alike = documents[next...].prefix { ResourcePath.compare($0.document.path, path) == .equal }
+            if !alike.contains(where: { $0.document.path == path }) { unselected.append(path) }
+        }
+        unselected += history.earlier.keys.filter { history.current[$0] == nil && !contains($0) }
+        return unselected
+    }
+
     /// Runs the named queries of every bundle of `specs` over `store` and adds the documents each
     /// lists: the selections, in the order of `specs`.
     ///

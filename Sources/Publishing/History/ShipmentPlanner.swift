@@ -54,8 +54,9 @@ struct ShipmentPlanner {
             }
             var leaverCount = 0
             var missingCount = 0
-            for path in previous?.bundles[selection.id]?.paths ?? [] where !selection.contains(path) {
-                let earlier = previous!.bundles[selection.id]!.versions(of: path, since: cutoff)
+            let published = previous?.bundles[selection.id]
+            for path in published.map(selection.unselected(in:)) ?? [] {
+                let earlier = published!.versions(of: path, since: cutoff)
                 if let document = inputs.store.document(at: path) {
                     let current = try versions.shipped(document, policy: selection.fieldPolicy, inputs: inputs)
                     guard earlier.contains(where: { $0.differs(from: current.updateTime) }) else { continue }

@@ -195,21 +195,7 @@ public struct SitePublisher: Sendable {
                 chunks.allSatisfy { chunk in (try? handle.read(upToCount: chunk.count)).map { $0.elementsEqual(chunk) } ?? false }
             }
         case .scratchFile(let scratch, let size):
-            guard let other = FileHandle(forReadingAtPath: scratch) else { return false }
-            defer { try? other.close() }
-            return hasContent(path: path, size: size) { handle in
-                do {
-                    while true {
-                        // `nil` is the end of the file.
-                        let mine = try handle.read(upToCount: 1 << 20) ?? Data()
-                        let theirs = try other.read(upToCount: 1 << 20) ?? Data()
-                        guard mine == theirs else { return false }
-                        if mine.isEmpty { return true }
-                    }
-                } catch {
-                    return false
-                }
-            }
+            return hasContent(path: path, size: size) { _ in FileChunks.sameContent(path, scratch) }
         }
     }
 

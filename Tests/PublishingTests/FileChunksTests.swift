@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+@testable import Publishing
+
+@Suite("Files read a chunk at a time")
+struct FileChunksTests {
+    /// Files compare equal exactly when their bytes are, whatever the chunk boundaries: a last
+    /// byte changed, one file a prefix of the other and a file missing all compare unequal.
+    @Test func filesAreTheSameOnlyByteForByte() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        func write(_ name: String, _ content: [UInt8]) throws -> String {
+            try Data(content).write(to: URL(fileURLWithPath: directory.file(name)))
+            return directory.file(name)
+        }
+        let original = try write("a", bytes)
+        let same = try write("b", bytes)
+        let lastChanged = try write("c", bytes.dropLast() + [bytes.last! &+ 1])
+        let prefix = try write("d", Array(bytes.prefix(8_192)))
+        let empty = try write("e", [])
+        for chunkSize in [1, 4_096, 1 << 20] {
+            #expect(FileChunks.sameContent(original, same, chunkSize: chunkSize))
+            #expect(!FileChunks.sameContent(original, lastChanged, chunkSize: chunkSize))
+            #expect(!FileChunks.sameContent(original, prefix, chunkSize: chunkSize) && !FileChunks.sameContent(prefix, original, chunkSize: chunkSize))
+            #expect(FileChunks.sameContent(empty, empty, chunkSize: chunkSize) && !FileChunks.sameContent(empty, original, chunkSize: chunkSize))
+            #expect(!FileChunks.sameContent(original, directory.file("missing"), chunkSize: chunkSize))
+        }
+        // A range reads its bytes only, and stops where the file does.
+        var read: [UInt8] = []
+        try FileChunks.forEach(ofFile: original, in: 9_000..<20_000, chunkSize: 300) { read += $0 }
+        #expect(read == Array(bytes[9_000...]))
+    }
+}
