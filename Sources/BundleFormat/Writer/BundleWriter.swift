@@ -18,8 +18,10 @@ import ParallelWork
 /// try writer.addNamedQuery(name: "big", bundledQuery: queryJSON)
 /// try writer.addDocument(sf, queries: ["big"])
 /// let bytes = writer.encode().joined()                  // small bundles: all in memory
-/// let (_, metadataElement) = try writer.encodeBody { try bodyFile.write($0) }
-/// // large bundles: the body streams out first; write metadataElement, then the body, after it
+/// // large bundles, in file order in one pass: the body counted first, then streamed
+/// let body = writer.bodyByteCount { document in fieldsByteCount(document) }
+/// try file.write(writer.metadataElement(totalBytes: body).element)
+/// _ = try writer.encodeBody(encodedFields: { document in fields(document) }) { try file.write($0) }
 /// ```
 public struct BundleWriter: Sendable {
     /// The bundle id written into the metadata.
