@@ -31,4 +31,29 @@ struct FileChunksTests {
         try FileChunks.forEach(ofFile: original, in: 9_000..<20_000, chunkSize: 300) { read += $0 }
         #expect(read == Array(bytes[9_000...]))
     }
+
+    /// An input's digest is by 16 MiB pieces: it changes with a byte in any piece, with the size,
+    /// and is the same for the same bytes; what is not a regular file is read to its end.
+    @Test func inputDigestsSeeEveryPiece() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var bytes = [UInt8](repeating: 7, count: (16 << 20) + 5)
+        let file = directory.file("input")
+        func digest() throws -> String? {
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            return BuildFingerprint.contentDigest(of: file)
+        }
+        let first = try #require(try digest())
+        #expect(try digest() == first)
+        bytes[(16 << 20) + 2] = 8
+        let changedInSecondPiece = try digest()
+        bytes[(16 << 20) + 2] = 7
+        bytes[3] = 8
+        let changedInFirstPiece = try digest()
+        bytes.removeLast()
+        let shorter = try digest()
+        #expect(Set([first, changedInSecondPiece, changedInFirstPiece, shorter].compactMap { $0 }).count == 4)
+        #expect(BuildFingerprint.contentDigest(of: directory.file("missing")) == nil)
+        #expect(BuildFingerprint.contentDigest(of: "/dev/null")?.hasPrefix("stream ") == true)
+    }
 }

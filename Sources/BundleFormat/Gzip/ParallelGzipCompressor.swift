@@ -75,15 +75,10 @@ public final class ParallelGzipCompressor {
     /// Compresses what is left, ends the member and returns the remaining bytes.
     public func finish() throws(GzipError) -> [UInt8] {
         var output = header()
-        if let block = held {
-            // The held block ends the stream unless input came after it.
-            held = nil
-            output += try start(block, endsStream: current.isEmpty)
-            if !current.isEmpty { output += try start(current, endsStream: true) }
-        } else {
-            // Without a held block, `current` is all the input not started (none for an empty stream).
-            output += try start(current, endsStream: true)
-        }
+        // A block is held only until input follows it, so `current` is empty behind one: the
+        // held block ends the stream, or else `current` does (empty for an empty stream).
+        output += try start(held ?? current, endsStream: true)
+        held = nil
         current = []
         while !inFlight.isEmpty { output += try collectOldest() }
         for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: crc >> UInt(shift))) }

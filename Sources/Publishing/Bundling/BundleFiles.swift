@@ -6,7 +6,9 @@ import FirestoreModel
 /// directory, hashed on the way, without ever holding the bundle in memory.
 ///
 /// A bundle starts with its metadata element, which counts the bytes of everything after it: the
-/// writer counts them first without encoding any fields (``BundleWriter/bodyByteCount(documentsPerRun:encodedFieldsCount:)``),
+/// writer counts them first (``BundleWriter/bodyByteCount(documentsPerRun:encodedFieldsCount:)``),
+/// without encoding the fields of a document published whole (the archive knows their length; a
+/// document a `fields:`/`redact:` rule narrows is encoded to count it, and again to write it),
 /// then the metadata element and the body, as it is encoded, go through SHA-256, the raw file and
 /// the gzip stream together, in one pass. Memory stays at a round of encoded runs plus a few gzip
 /// blocks, whatever the bundle's size.

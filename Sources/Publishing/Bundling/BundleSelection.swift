@@ -72,8 +72,9 @@ struct BundleSelection: Sendable {
     /// site's queries differ in size by orders of magnitude: a thread each keeps the cores busy
     /// where even shares of them would not), and each bundle merges its queries' results in
     /// config order as they come: memory holds the documents selected so far and the results of
-    /// the queries running, never every appearance of each document.
-    static func select(_ specs: [BundleSpec], store: DocumentStore) throws(BuildError) -> [BundleSelection] {
+    /// `threads` queries (running, or done and not merged yet), never every
+    /// appearance of each document.
+    static func select(_ specs: [BundleSpec], store: DocumentStore, threads: Int = Processors.online) throws(BuildError) -> [BundleSelection] {
         let queries = specs.flatMap(\.queries)
         var running: [BackgroundMap<[Selected]>] = []
         var started = 0
@@ -89,7 +90,7 @@ struct BundleSelection: Sendable {
                 return results
             })
         }
-        for _ in 0..<Processors.online { startNext() }
+        for _ in 0..<max(1, threads) { startNext() }
         var selections: [BundleSelection] = []
         for spec in specs {
             var namedQueries: [NamedQuery] = []

@@ -336,7 +336,8 @@ struct PartialWriter: ~Copyable {
 }
 
 /// What tells the running binary from any other: its GNU build ID (which the linker derives
-/// from its content) where it has one, else the SHA-256 of the executable file, computed once.
+/// from its content) where it has one, else the executable file's ``BuildFingerprint/contentDigest(of:)``,
+/// computed once.
 /// Partials from another binary are refused.
 enum BinaryDigest {
     static let current: String = buildID() ?? fileDigest() ?? unknown

@@ -21,7 +21,8 @@ enum FileChunks {
         var offset = range?.lowerBound ?? 0
         let end = range?.upperBound ?? Int.max
         while offset < end {
-            let count = try read(descriptor, path: path, into: &chunk, count: min(chunkSize, end - offset), at: offset)
+            // A whole file is read in sequence, so that a pipe or a device can be read too.
+            let count = try readChunk(descriptor, path: path, into: &chunk, count: min(chunkSize, end - offset), at: range == nil ? nil : offset)
             if count == 0 { return }
             offset += count
             try body(count == chunkSize ? chunk : Array(chunk[..<count]))
@@ -38,8 +39,8 @@ enum FileChunks {
         var (left, right) = ([UInt8](repeating: 0, count: chunkSize), [UInt8](repeating: 0, count: chunkSize))
         var offset = 0
         while true {
-            guard let count = try? read(mine, path: path, into: &left, count: chunkSize, at: offset),
-                let otherCount = try? read(theirs, path: other, into: &right, count: chunkSize, at: offset), otherCount == count
+            guard let count = try? readChunk(mine, path: path, into: &left, count: chunkSize, at: offset),
+                let otherCount = try? readChunk(theirs, path: other, into: &right, count: chunkSize, at: offset), otherCount == count
             else { return false }
             if count == 0 { return true }
             guard left[..<count] == right[..<count] else { return false }
@@ -53,18 +54,21 @@ enum FileChunks {
         return descriptor
     }
 
-    /// Reads up to `count` bytes at `offset` into the start of `buffer`, as many as the file has
-    /// up to `count`; 0 at its end.
-    private static func read(_ descriptor: Int32, path: String, into buffer: inout [UInt8], count: Int, at offset: Int) throws(PublishError) -> Int {
+    /// Reads up to `count` bytes at `offset` (where the last read ended when nil) into the start
+    /// of `buffer`, as many as the file has up to `count`; 0 at its end.
+    private static func readChunk(_ descriptor: Int32, path: String, into buffer: inout [UInt8], count: Int, at offset: Int?) throws(PublishError) -> Int {
         var done = 0
         while done < count {
-            let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            if read < 0 {
+            let got = buffer.withUnsafeMutableBytes { bytes in
+                let start = bytes.baseAddress! + done
+                return offset.map { pread(descriptor, start, count - done, off_t($0 + done)) } ?? read(descriptor, start, count - done)
+            }
+            if got < 0 {
                 if errno == EINTR { continue }
                 throw PublishError(path: path, message: "cannot read: \(String(cString: strerror(errno)))")
             }
-            if read == 0 { break }
-            done += read
+            if got == 0 { break }
+            done += got
         }
         return done
     }

@@ -191,21 +191,18 @@ public struct SitePublisher: Sendable {
     static func hasContent(path: String, _ content: File.Content) -> Bool {
         switch content {
         case .chunks(let chunks):
-            return hasContent(path: path, size: chunks.reduce(0) { $0 + $1.count }) { handle in
-                chunks.allSatisfy { chunk in (try? handle.read(upToCount: chunk.count)).map { $0.elementsEqual(chunk) } ?? false }
-            }
+            guard isRegularFile(path, size: chunks.reduce(0) { $0 + $1.count }), let handle = FileHandle(forReadingAtPath: path) else { return false }
+            defer { try? handle.close() }
+            return chunks.allSatisfy { chunk in (try? handle.read(upToCount: chunk.count)).map { $0.elementsEqual(chunk) } ?? false }
         case .scratchFile(let scratch, let size):
-            return hasContent(path: path, size: size) { _ in FileChunks.sameContent(path, scratch) }
+            return isRegularFile(path, size: size) && FileChunks.sameContent(path, scratch)
         }
     }
 
-    /// True when `path` is a regular file of `size` bytes for which `sameBytes` holds.
-    private static func hasContent(path: String, size: Int, _ sameBytes: (FileHandle) -> Bool) -> Bool {
+    /// True when `path` is a regular file of `size` bytes.
+    private static func isRegularFile(_ path: String, size: Int) -> Bool {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else { return false }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return sameBytes(handle)
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) == size
     }
 
     static func writeDurably(path: String, chunks: [[UInt8]]) throws(PublishError) {
