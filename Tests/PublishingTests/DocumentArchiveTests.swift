@@ -83,7 +83,7 @@ struct DocumentArchiveTests {
                     collection: authors
             """, data: data)
         let config = try PipelineConfig.load(file: file)
-        var inputs = try LoadedInputs.load(config, settingAsideIn: directory.path) { _ in }
+        var inputs = try LoadedInputs.load(config, settingAside: ShippableScope(config, previous: nil), in: directory.path) { _ in }
         _ = try inputs.resolve(config)
         let story = try #require(inputs.store.document(at: path("stories/s1")))
         #expect(story.fields.fields.map(\.key) == ["n", "published"])
@@ -91,5 +91,48 @@ struct DocumentArchiveTests {
         let author = try #require(inputs.store.document(at: path("authors/a1")))
         #expect(author.fields.fields.isEmpty)
         #expect(try inputs.whole(author).fields["name"] == .string("Ada"))
+    }
+
+    /// Only the documents that may ship are set aside: in a named query's scope (a collection, or
+    /// a collection group under its parent), listed by `documents:`, or published before. The
+    /// store still holds every document; a `for_each` sets every one aside.
+    @Test func onlyWhatMayShipIsSetAside() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let paths = ["stories/s1", "stories/s1/comments/c1", "other/o1/comments/c2", "notes/n1", "misc/m1", "authors/a1"]
+        let data = paths.map { NDJSON.document($0, NDJSON.fields(["name": NDJSON.string($0)])) }.joined(separator: "\n") + "\n"
+        let file = try SmallSite.write(into: directory, config: """
+            project: demo
+            inputs: [data.ndjson]
+            bundles:
+              - id: b
+                documents: [notes/n1]
+                queries:
+                  stories: {collection: stories}
+                  comments: {collection_group: comments, parent: stories/s1}
+            """, data: data)
+        let config = try PipelineConfig.load(file: file)
+        let version = ShippedVersion.existing(updateTime: timestamp("2024-01-01T00:00:00Z"), fingerprint: DocumentFingerprint(bits: 1))
+        let previous = SiteHistory(
+            siteTime: timestamp("2024-01-02T00:00:00Z"), manifestSHA256: nil,
+            bundles: ["gone": BundleHistory(createTime: timestamp("2024-01-02T00:00:00Z"), contentDigest: "", current: [path("misc/m1"): version], earlier: [:])])
+        let scope = try #require(ShippableScope(config, previous: previous))
+        let inputs = try LoadedInputs.load(config, settingAside: scope, in: directory.path) { _ in }
+        for (text, setAside) in zip(paths, [true, true, false, true, true, false]) {
+            let document = try #require(inputs.store.document(at: path(text)), "\(text) is in the store")
+            let name = try? inputs.whole(document).fields["name"]
+            #expect(name == (setAside ? Value.string(text) : nil), "\(text)")
+        }
+
+        let fanOut = try PipelineConfig.parse(yaml: """
+            project: demo
+            inputs: [data.ndjson]
+            bundles:
+              - id: "s-{name}"
+                for_each: {field: name, collection: notes}
+                queries:
+                  "s-{name}": {collection: stories, where: [[name, ==, "{name}"]]}
+            """, file: "pipeline.yml", baseDirectory: directory.path)
+        #expect(ShippableScope(fanOut, previous: previous) == nil)
     }
 }

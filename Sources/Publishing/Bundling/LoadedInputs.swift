@@ -29,10 +29,14 @@ struct LoadedInputs: Sendable {
 
     /// Reads every input of `config`: the map of one shard over all of them, then the merge.
     /// Files are read in config order, each pattern's matches in path order, so "last wins" is
-    /// well defined. The documents' fields are set aside in a file in `directory`.
-    static func load(_ config: PipelineConfig, settingAsideIn directory: String, progress: (BuildEvent) -> Void) throws(BuildError) -> LoadedInputs {
+    /// well defined. The fields of the documents in `shippable` (nil: of every document) are set
+    /// aside in a file in `directory`.
+    static func load(
+        _ config: PipelineConfig, settingAside shippable: ShippableScope?, in directory: String, progress: (BuildEvent) -> Void
+    ) throws(BuildError) -> LoadedInputs {
         let layout = try InputLayout.expand(config)
-        let partial = try Partial.readAll(of: layout, config: config, keeping: config.fieldsRead, settingAsideIn: directory, progress: progress)
+        let partial = try Partial.readAll(
+            of: layout, config: config, keeping: config.fieldsRead, settingAside: shippable, in: directory, progress: progress)
         return try LoadedInputs(
             documents: partial.documents, exportTimes: partial.exportTimes, files: layout.dataFileCount, bytes: layout.totalBytes,
             config: config, progress: progress)
@@ -53,7 +57,9 @@ struct LoadedInputs: Sendable {
         // the documents for queries.
         let indexing = BackgroundMap(count: 1) { _ in
             var archived: [ResourcePath: DocumentSet.Archived] = Dictionary(minimumCapacity: entries.count)
-            for entry in entries { archived[entry.document.path] = entry.archived! }
+            for entry in entries {
+                if let set = entry.archived { archived[entry.document.path] = set }
+            }
             return archived
         }
         store = DocumentStore(database: config.database)
@@ -74,14 +80,22 @@ struct LoadedInputs: Sendable {
     /// `document`, a document of the store, whole: with every field it was read with.
     func whole(_ document: Document) throws(PublishError) -> Document {
         var whole = document
-        whole.fields = try archive.fields(at: archived[document.path]!.position, database: store.database)
+        whole.fields = try archive.fields(at: try setAside(document).position, database: store.database)
         return whole
+    }
+
+    /// What is set aside of `document`, a document of the store that may ship.
+    private func setAside(_ document: Document) throws(PublishError) -> DocumentSet.Archived {
+        guard let set = archived[document.path] else {
+            throw PublishError(path: document.path.description, message: "this document ships but was not set aside as one that can (a bug in bundlepress: please report it)")
+        }
+        return set
     }
 
     /// The fields of `document`, a document of the store, as `policy` publishes them, encoded as
     /// a bundle carries them: copied from the archive when the policy publishes it whole.
     func encodedFields(of document: Document, as policy: FieldPolicy) throws(PublishError) -> [UInt8] {
-        guard policy.rule(forDocument: document.path) != nil else { return try archive.encodedFields(at: archived[document.path]!.position) }
+        guard policy.rule(forDocument: document.path) != nil else { return try archive.encodedFields(at: try setAside(document).position) }
         var writer = JSONWriter()
         policy.apply(to: try whole(document)).fields.encodeFields(into: &writer)
         return writer.bytes
@@ -90,7 +104,7 @@ struct LoadedInputs: Sendable {
     /// The byte count of ``encodedFields(of:as:)``, known without reading the archive when the
     /// policy publishes the document whole (else its narrowed fields are encoded to count them).
     func encodedFieldsCount(of document: Document, as policy: FieldPolicy) throws(PublishError) -> Int {
-        guard policy.rule(forDocument: document.path) != nil else { return archived[document.path]!.position.length }
+        guard policy.rule(forDocument: document.path) != nil else { return try setAside(document).position.length }
         return try encodedFields(of: document, as: policy).count
     }
 
@@ -108,7 +122,7 @@ struct LoadedInputs: Sendable {
         guard policy.rule(forDocument: document.path) == nil else {
             return ExposureScan.candidates(in: policy.apply(to: try whole(document)).fields, names: &names)
         }
-        return archived[document.path]!.exposure.map { candidates[Int($0)] }
+        return try setAside(document).exposure.map { candidates[Int($0)] }
     }
 
     /// `config` with its named queries resolved against these inputs (snapshot time, cursors at
@@ -136,8 +150,11 @@ struct LoadedInputs: Sendable {
         }
     }
 
-    /// Rebuilds the store with `fields` of every document, read from the archive.
+    /// Rebuilds the store with `fields` of every document, read from the archive (which holds
+    /// every document when a field name has a placeholder: that takes a `for_each`, and with one
+    /// every document may ship, ``ShippableScope``).
     private mutating func keep(_ fields: [FieldPath]) throws(BuildError) {
+        assert(archived.count == store.count, "a document the store holds was not set aside")
         var widened = DocumentStore(database: store.database)
         for path in archived.keys.sorted(by: { archived[$0]!.position.offset < archived[$1]!.position.offset }) {
             var document: Document

@@ -99,14 +99,16 @@ public struct SiteBuilder: Sendable {
             throw .previous(error)
         }
 
-        // The documents are set aside where the bundles are staged: beside the site, on its disk.
+        // The documents that may ship are set aside where the bundles are staged: beside the site,
+        // on its disk.
         let setAside = dryRun ? FileManager.default.temporaryDirectory.path : outputDirectory
+        let shippable = ShippableScope(config, previous: previous.history)
         var inputs: LoadedInputs
         switch source {
         case .exports:
-            inputs = try LoadedInputs.load(config, settingAsideIn: setAside, progress: progress)
+            inputs = try LoadedInputs.load(config, settingAside: shippable, in: setAside, progress: progress)
         case .partials(let directories):
-            let merged = try PartialFiles.read(from: directories, config: config, settingAsideIn: setAside, progress: progress)
+            let merged = try PartialFiles.read(from: directories, config: config, settingAside: shippable, in: setAside, progress: progress)
             inputs = try LoadedInputs(
                 documents: merged.documents, exportTimes: merged.exportTimes, files: merged.files, bytes: merged.bytes, config: config, progress: progress)
         }

@@ -25,7 +25,8 @@ public enum QueryRunner {
         if !config.fanOuts.contains(where: \.dependsOnData), namedQuery(name, in: config) == nil {
             throw unknown(name, in: config)
         }
-        var inputs = try LoadedInputs.load(config, settingAsideIn: FileManager.default.temporaryDirectory.path) { _ in }
+        // Any document may be a result here: every one is set aside.
+        var inputs = try LoadedInputs.load(config, settingAside: nil, in: FileManager.default.temporaryDirectory.path) { _ in }
         let resolved = try inputs.resolve(config)
         guard let (bundle, spec) = namedQuery(name, in: resolved) else { throw unknown(name, in: resolved) }
         var documents: [Document] = []

@@ -8,10 +8,10 @@ import PipelineLanguage
 /// appeared, each in its last version under `last-wins` (a later one takes its first one's
 /// place), or an error at the second appearance under `error`.
 ///
-/// Each document's fields are set aside whole, encoded as a bundle carries them, in a
-/// ``DocumentArchive``; the set keeps of a document only the fields the queries read (`keeping`),
-/// its times, where it was read, and the fields that look sensitive when it is published whole.
-/// That work is done for runs of documents on every core.
+/// The fields of each document that may ship (``ShippableScope``) are set aside whole, encoded as
+/// a bundle carries them, in a ``DocumentArchive``; the set keeps of a document only the fields the
+/// queries read (`keeping`), its times, where it was read, and the fields that look sensitive when
+/// it is published whole. That work is done for runs of documents on every core.
 ///
 /// One process adds every document in reading order; a merge adds the documents of every
 /// shard's partial in shard order, which is the same order.
@@ -21,7 +21,7 @@ struct DocumentSet {
         /// The document with only the fields the queries read (whole until it is set aside).
         var document: Document
         var location: SourceLocation
-        /// Nil until the document is set aside.
+        /// Nil until the document is set aside, and for a document that cannot ship.
         var archived: Archived?
     }
 
@@ -35,6 +35,8 @@ struct DocumentSet {
     let duplicates: DuplicatePolicy
     /// The fields kept of each document in memory.
     let fields: [FieldPath]
+    /// The documents set aside: those in it (nil: all).
+    let shippable: ShippableScope?
     private(set) var entries: [Entry] = []
     /// Every distinct exposure candidate of the documents.
     private(set) var candidates: [ExposureScan.Candidate] = []
@@ -47,11 +49,12 @@ struct DocumentSet {
     /// Documents set aside together.
     private static let batch = 4_096
 
-    /// An empty set that keeps `fields` of each document in memory, and sets the documents'
-    /// fields aside in a file in `directory`.
-    init(duplicates: DuplicatePolicy, keeping fields: [FieldPath], settingAsideIn directory: String) throws(BuildError) {
+    /// An empty set that keeps `fields` of each document in memory, and sets the fields of the
+    /// documents in `shippable` (nil: of every document) aside in a file in `directory`.
+    init(duplicates: DuplicatePolicy, keeping fields: [FieldPath], settingAside shippable: ShippableScope?, in directory: String) throws(BuildError) {
         self.duplicates = duplicates
         self.fields = fields
+        self.shippable = shippable
         archive = try DocumentArchive.Writer(directory: directory)
     }
 
@@ -77,8 +80,8 @@ struct DocumentSet {
         if unsettled.count >= Self.batch { try settle() }
     }
 
-    /// The entries, every one set aside, and the archive that holds their fields. The set takes
-    /// no more documents.
+    /// The entries, every one that may ship set aside, and the archive that holds their fields.
+    /// The set takes no more documents.
     mutating func finish() throws(BuildError) -> (entries: [Entry], candidates: [ExposureScan.Candidate], archive: DocumentArchive) {
         try settle()
         positions = [:]
@@ -90,29 +93,33 @@ struct DocumentSet {
     /// then appends them to the archive in order.
     private mutating func settle() throws(BuildError) {
         let documents = unsettled.map { entries[$0].document }
-        let fields = fields
+        let (fields, shippable) = (fields, shippable)
         let run = 256
         let prepared = parallelMap(count: (documents.count + run - 1) / run, threads: Processors.online) { index in
             var scratch = JSONWriter(reservingCapacity: 4096)
             var names = ExposureScan.NameJudgements()
             return documents[(index * run)..<min(documents.count, (index + 1) * run)].map { document in
-                scratch.removeAll()
-                document.fields.encodeFields(into: &scratch)
-                let encoded = scratch.bytes
                 var kept = document
                 kept.fields = document.fields.keepingOnly(fields)
-                return (kept: kept, encoded: encoded, candidates: ExposureScan.candidates(in: document.fields, names: &names))
+                guard shippable?.contains(document.path) ?? true else { return (kept: kept, encoded: nil as [UInt8]?, candidates: [ExposureScan.Candidate]()) }
+                scratch.removeAll()
+                document.fields.encodeFields(into: &scratch)
+                return (kept: kept, encoded: scratch.bytes, candidates: ExposureScan.candidates(in: document.fields, names: &names))
             }
         }
         for (position, document) in zip(unsettled, prepared.joined()) {
+            entries[position].document = document.kept
+            guard let encoded = document.encoded else {
+                entries[position].archived = nil
+                continue
+            }
             let exposure = document.candidates.map { candidate in
                 if let index = candidateIndex[candidate] { return index }
                 candidates.append(candidate)
                 candidateIndex[candidate] = Int32(candidates.count - 1)
                 return Int32(candidates.count - 1)
             }
-            entries[position].document = document.kept
-            entries[position].archived = Archived(position: try archive.append(document.encoded), exposure: exposure)
+            entries[position].archived = Archived(position: try archive.append(encoded), exposure: exposure)
         }
         unsettled.removeAll(keepingCapacity: true)
         // The whole documents go: freed on another core while reading goes on.

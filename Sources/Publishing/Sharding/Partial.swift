@@ -12,12 +12,13 @@ struct Partial {
     var exportTimes: ExportTimes
 
     /// Reads all of `layout` (the slice of ``Shard/whole``), keeping `fields` of each document in
-    /// memory and setting the whole aside in `directory`, telling `progress` how far it is.
+    /// memory and setting the whole of each in `shippable` (nil: of every one) aside in
+    /// `directory`, telling `progress` how far it is.
     static func readAll(
-        of layout: InputLayout, config: PipelineConfig, keeping fields: [FieldPath], settingAsideIn directory: String,
-        progress: (BuildEvent) -> Void
+        of layout: InputLayout, config: PipelineConfig, keeping fields: [FieldPath], settingAside shippable: ShippableScope?,
+        in directory: String, progress: (BuildEvent) -> Void
     ) throws(BuildError) -> Partial {
-        var documents = try DocumentSet(duplicates: config.duplicates, keeping: fields, settingAsideIn: directory)
+        var documents = try DocumentSet(duplicates: config.duplicates, keeping: fields, settingAside: shippable, in: directory)
         let read = try readSlice(.whole, of: layout, config: config, progress: progress) { exported, _ throws(BuildError) in
             try documents.add(exported)
         }

@@ -74,9 +74,11 @@ enum PartialFiles {
     /// set (as one process reading every input gets them), after checking that the partials are
     /// all there, once, from this pipeline and binary. `progress` hears of each as it is read.
     /// Also returns the export times, and the data files and bytes of all inputs.
-    /// The documents' fields are set aside in a file in `setAside` (``DocumentSet``).
+    /// The fields of the documents in `shippable` (nil: of every one) are set aside in a file in
+    /// `setAside` (``DocumentSet``).
     static func read(
-        from directories: [String], config: PipelineConfig, settingAsideIn setAside: String, progress: (BuildEvent) -> Void
+        from directories: [String], config: PipelineConfig, settingAside shippable: ShippableScope?, in setAside: String,
+        progress: (BuildEvent) -> Void
     ) throws(BuildError) -> (documents: DocumentSet, exportTimes: ExportTimes, files: Int, bytes: Int) {
         // The same directory named twice (or by another path) holds the same partials once.
         var seen: Set<String> = []
@@ -124,7 +126,7 @@ enum PartialFiles {
 
         let totalBytes = byIndex.values.reduce(0) { $0 + $1.header.documentsBytes }
         var bytesBefore = 0
-        var documents = try DocumentSet(duplicates: config.duplicates, keeping: config.fieldsRead, settingAsideIn: setAside)
+        var documents = try DocumentSet(duplicates: config.duplicates, keeping: config.fieldsRead, settingAside: shippable, in: setAside)
         var exportTimes = ExportTimes()
         // Per input, the newlines of its ranges read so far, in shard order.
         var newlinesBefore: [Int: Int] = [:]
