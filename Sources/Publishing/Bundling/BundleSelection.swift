@@ -44,7 +44,13 @@ struct BundleSelection: Sendable {
             let middle = (low + high) / 2
             if ResourcePath.compare(documents[middle].document.path, path) == .less { low = middle + 1 } else { high = middle }
         }
-        return documents[low...].prefix { ResourcePath.compare($0.document.path, path) == .equal }.contains { $0.document.path == path }
+        return holds(path, from: low)
+    }
+
+    /// True when `path` is among the documents from `index` on that order as it does (`index`
+    /// being the first not before it).
+    private func holds(_ path: ResourcePath, from index: Int) -> Bool {
+        documents[index...].prefix { ResourcePath.compare($0.document.path, path) == .equal }.contains { $0.document.path == path }
     }
 
     /// The documents `history` published, current or earlier, that are not selected now.
@@ -57,9 +63,7 @@ struct BundleSelection: Sendable {
         var next = 0
         for path in history.current.paths {
             while next < documents.count, ResourcePath.compare(documents[next].document.path, path) == .less { next += 1 }
-            // Paths that order alike but differ (numeric ids: `__id7__`, `__id007__`) sit together.
-            let alike = documents[next...].prefix { ResourcePath.compare($0.document.path, path) == .equal }
-            if !alike.contains(where: { $0.document.path == path }) { unselected.append(path) }
+            if !holds(path, from: next) { unselected.append(path) }
         }
         unselected += history.earlier.keys.filter { history.current[$0] == nil && !contains($0) }
         return unselected

@@ -26,19 +26,18 @@ struct ShippedDocuments: Sendable, Equatable, Sequence, ExpressibleByDictionaryL
     /// From documents in any order (a state file or a bundle read back): put in key order; a
     /// path given twice keeps its last version.
     init(_ documents: [Element]) {
-        var positions: [ResourcePath: Int] = Dictionary(minimumCapacity: documents.count)
-        var unique: [Element] = []
-        unique.reserveCapacity(documents.count)
-        for document in documents {
+        // Sorting is stable, so a path's later versions come after its first in key order.
+        self.documents = []
+        self.documents.reserveCapacity(documents.count)
+        positions = Dictionary(minimumCapacity: documents.count)
+        for document in documents.sorted(byPath: \.path) {
             if let known = positions[document.path] {
-                unique[known].version = document.version
+                self.documents[known].version = document.version
             } else {
-                positions[document.path] = unique.count
-                unique.append(document)
+                positions[document.path] = self.documents.count
+                self.documents.append(document)
             }
         }
-        let inOrder = zip(unique, unique.dropFirst()).allSatisfy { ResourcePath.compare($0.path, $1.path) != .greater }
-        self.init(inKeyOrder: inOrder ? unique : unique.sorted(byPath: \.path))
     }
 
     init(dictionaryLiteral elements: (ResourcePath, ShippedVersion)...) {

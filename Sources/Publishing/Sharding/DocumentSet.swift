@@ -109,10 +109,8 @@ struct DocumentSet {
         }
         for (position, document) in zip(unsettled, prepared.joined()) {
             entries[position].document = document.kept
-            guard let encoded = document.encoded else {
-                entries[position].archived = nil
-                continue
-            }
+            // A document that cannot ship stays as it was added: not set aside.
+            guard let encoded = document.encoded else { continue }
             let exposure = document.candidates.map { candidate in
                 if let index = candidateIndex[candidate] { return index }
                 candidates.append(candidate)

@@ -201,8 +201,7 @@ public struct SitePublisher: Sendable {
 
     /// True when `path` is a regular file of `size` bytes.
     private static func isRegularFile(_ path: String, size: Int) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) == size
+        FileStamp(path: path).map { $0.isRegularFile && $0.size == size } ?? false
     }
 
     static func writeDurably(path: String, chunks: [[UInt8]]) throws(PublishError) {
