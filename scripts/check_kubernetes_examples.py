@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks examples/kubernetes/: both Jobs parse, the map Job is Indexed with as many
-completions as --shards says, both mount the same claim in the same folder, and the merge reads
-the partials the map writes. Usage: scripts/check_kubernetes_examples.py [BINARY]; given a
+completions as --shards says, both mount the same claim in the same folder, the merge reads
+the partials the map writes, and both read the site's previous state from the same --output. Usage: scripts/check_kubernetes_examples.py [BINARY]; given a
 bundlepress binary, it also runs the Jobs' commands on the example site: every map task (with
 JOB_COMPLETION_INDEX set, as the Job sets it), then the merge, into a temporary directory."""
 import os
@@ -41,6 +41,7 @@ assert map_job["spec"]["completionMode"] == "Indexed"
 assert option(map_words, "--shard") == "auto"
 assert int(option(map_words, "--shards")) == map_job["spec"]["completions"], "completions and --shards differ"
 assert option(map_words, "--partial") == option(merge_words, "--merge"), "the merge must read where the map writes"
+assert option(map_words, "--output") == option(merge_words, "--output"), "the map tasks must read the previous state the merge reads"
 claims = {j["spec"]["template"]["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"] for j in (map_job, merge_job)}
 assert len(claims) == 1, f"the Jobs mount different claims: {claims}"
 assert map_container["workingDir"] == merge_container["workingDir"]
@@ -52,8 +53,9 @@ if len(sys.argv) > 1:
         for index in range(shards):
             arguments = map_words[1:]
             arguments[arguments.index("--partial") + 1] = partials
+            arguments[arguments.index("--output") + 1] = os.path.join(partials, "site")
             environment = dict(os.environ, JOB_COMPLETION_INDEX=str(index))
-            subprocess.run([binary, *arguments, "--quiet"], cwd=ROOT, env=environment, check=True)
+            subprocess.run([binary, *arguments, "--quiet", "--previous", "none"], cwd=ROOT, env=environment, check=True)
         arguments = merge_words[1:]
         arguments[arguments.index("--merge") + 1] = partials
         arguments[arguments.index("--output") + 1] = os.path.join(partials, "site")

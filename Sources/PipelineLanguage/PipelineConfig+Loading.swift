@@ -41,6 +41,21 @@ extension PipelineConfig {
         try Self.parse(yaml: source, file: file, baseDirectory: baseDirectory, context: QueryContext(snapshotTime: snapshotTime, store: store))
     }
 
+    /// The named queries whose values are known before the inputs are read, by name: those with
+    /// no cursor at a document and, unless `snapshot_time:` is set, no time relative to the
+    /// snapshot (`now-7d`), resolved as ``resolvingQueries(snapshotTime:store:)`` will resolve
+    /// them. The queries of a `for_each` come from the inputs: none of them is known.
+    public func queriesKnownBeforeReading() throws(ConfigError) -> [String: Query] {
+        func queries(at time: Timestamp) throws(ConfigError) -> [String: NamedQuerySpec] {
+            let resolved = try Self.parse(yaml: source, file: file, baseDirectory: baseDirectory, context: QueryContext(snapshotTime: time, store: nil))
+            return Dictionary(resolved.bundles.filter { $0.fanOut == nil }.flatMap(\.queries).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        let known = try queries(at: snapshotTime ?? QueryContext.provisionalSnapshotTime)
+        // Without snapshot_time: a query that reads the same at two times depends on neither.
+        let other = snapshotTime == nil ? try queries(at: QueryContext.otherProvisionalSnapshotTime) : known
+        return known.filter { name, spec in spec.cursorDocuments.isEmpty && other[name]?.query == spec.query }.mapValues(\.query)
+    }
+
     static func parse(yaml text: String, file: String, baseDirectory: String, context: QueryContext) throws(ConfigError) -> PipelineConfig {
         let root: Node
         do {
@@ -224,7 +239,7 @@ extension PipelineConfig {
                 throw keyNode.error("named query name \"\(name)\" is not valid: \(Identifier.rule)")
             }
             let query = try queryParser.parse(queryNode)
-            queries.append(NamedQuerySpec(name: name, query: query, location: keyNode.location))
+            queries.append(NamedQuerySpec(name: name, query: query, location: keyNode.location, cursorDocuments: try queryParser.cursorDocuments(of: queryNode)))
         }
         if documents.isEmpty && queries.isEmpty {
             throw node.error("bundle \"\(id)\" has neither documents nor queries; it would be empty")

@@ -159,10 +159,14 @@ public struct NamedQuerySpec: Sendable {
     public var name: String
     public var query: Query
     public var location: SourceLocation?
+    /// The documents the query's cursors are at (`start_at: {document: path}`): its cursor
+    /// values come from them.
+    public var cursorDocuments: [ResourcePath]
 
-    public init(name: String, query: Query, location: SourceLocation?) {
+    public init(name: String, query: Query, location: SourceLocation?, cursorDocuments: [ResourcePath] = []) {
         self.name = name
         self.query = query
         self.location = location
+        self.cursorDocuments = cursorDocuments
     }
 }

@@ -16,6 +16,8 @@ struct QueryContext {
 
     /// A stand-in snapshot time for validating relative timestamps before inputs are read.
     static let provisionalSnapshotTime = try! Timestamp(rfc3339: "2000-01-01T00:00:00Z")
+    /// Another: a query that resolves alike at both does not depend on the snapshot time.
+    static let otherProvisionalSnapshotTime = try! Timestamp(rfc3339: "2001-02-03T04:05:06.789Z")
 }
 
 /// Reads the `queries:` entries of `pipeline.yml` into ``QueryEngine/Query`` values.
@@ -52,6 +54,18 @@ struct QueryConfigParser {
     }
 
     // MARK: - Friendly form
+
+    /// The documents the cursors of the query at `node` (one ``parse(_:)`` took) are at: a cursor
+    /// written `{document: path}` takes its values from the inputs.
+    func cursorDocuments(of node: ConfigNode) throws(ConfigError) -> [ResourcePath] {
+        let entry = try node.mapping(allowed: Self.keys)
+        var documents: [ResourcePath] = []
+        for key in ["start_at", "start_after", "end_at", "end_before"] {
+            guard let cursor = entry[key], case .mapping = cursor.node else { continue }
+            documents.append(try cursor.mapping(allowed: Self.cursorDocumentKeys).required("document").resourcePath())
+        }
+        return documents
+    }
 
     private func parseFriendly(_ entry: ConfigMapping) throws(ConfigError) -> Query {
         var query = try parseSource(entry)

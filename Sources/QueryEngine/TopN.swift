@@ -12,14 +12,29 @@ struct TopN<Element> {
         heap.reserveCapacity(min(self.capacity, 1 << 16))
     }
 
-    mutating func insert(_ element: Element) {
+    /// What an ``insert(_:)`` did.
+    enum Insertion {
+        /// The element is kept, beside every one kept before.
+        case added
+        /// The element is kept in the place of this one, the worst kept before.
+        case displaced(Element)
+        /// The element is not better than the worst kept one: not kept.
+        case rejected
+    }
+
+    /// Keeps `element` if it is among the best `capacity` seen so far.
+    @discardableResult
+    mutating func insert(_ element: Element) -> Insertion {
         if heap.count < capacity {
             heap.append(element)
             siftUp(heap.count - 1)
-        } else if capacity > 0, isBetter(element, heap[0]) {
-            heap[0] = element
-            siftDown(0)
+            return .added
         }
+        guard capacity > 0, isBetter(element, heap[0]) else { return .rejected }
+        let displaced = heap[0]
+        heap[0] = element
+        siftDown(0)
+        return .displaced(displaced)
     }
 
     /// The kept elements, best first.

@@ -35,10 +35,13 @@ struct Build: ParsableCommand {
             production hosts).
 
             Past one machine (README, "Scaling out"): --shard K/N --partial DIR runs map task K \
-            (counting from 0) of N: it reads the K-th of N slices of the inputs and writes its \
-            partial into DIR, publishing nothing. --merge DIR… then merges the partials of all N \
-            shards into the site, exactly as a plain build would write it (byte for byte), with \
-            the same lock and atomic publish. --shard auto takes K (and N) from the engine's \
+            (counting from 0) of N: it reads the K-th of N slices of the inputs and writes into \
+            DIR the documents that can ship whole and the others without their fields, publishing \
+            nothing. What can ship includes what the site published before, so a map task reads \
+            the previous state as the merge will: give it the merge's --output and --previous. \
+            --merge DIR… then merges the partials of all N shards into the site, exactly as a \
+            plain build would write it (byte for byte), with the same lock and atomic publish. \
+            --shard auto takes K (and N) from the engine's \
             environment: JOB_COMPLETION_INDEX (a Kubernetes Indexed Job, with --shards N), \
             CLOUD_RUN_TASK_INDEX and CLOUD_RUN_TASK_COUNT (a Cloud Run job), \
             AWS_BATCH_JOB_ARRAY_INDEX (an AWS Batch array job, with --shards N).
@@ -49,6 +52,7 @@ struct Build: ParsableCommand {
               bundlepress build --dry-run --json
               bundlepress build --shard 0/8 --partial /shared/partials    (… up to 7/8, anywhere)
               bundlepress build --merge /shared/partials
+              (with --output site or --previous URL, give it to the map tasks and the merge alike)
             """
     )
 
@@ -103,7 +107,7 @@ struct Build: ParsableCommand {
     func validate() throws {
         if shard != nil {
             guard partial != nil else { throw ValidationError("--shard needs --partial DIR: where the map task writes its partial") }
-            for (given, name) in [(dryRun, "--dry-run"), (force, "--force"), (output != nil, "--output"), (previous != nil, "--previous"), (snapshotTime != nil, "--snapshot-time"), (!merge.isEmpty, "--merge")] where given {
+            for (given, name) in [(dryRun, "--dry-run"), (force, "--force"), (snapshotTime != nil, "--snapshot-time"), (!merge.isEmpty, "--merge")] where given {
                 throw ValidationError("\(name) does not apply to a map task (--shard): \(name == "--merge" ? "merge once every map task has finished" : "give it to the merge (--merge)")")
             }
             if shard != "auto" {

@@ -40,7 +40,7 @@ struct ShardCommandTests {
         defer { example.remove() }
         let cases: [([String], String)] = [
             (["--shard", "0/2"], "--shard needs --partial DIR"),
-            (["--shard", "0/2", "--partial", "p", "--output", "o"], "--output does not apply to a map task (--shard): give it to the merge (--merge)"),
+            (["--shard", "0/2", "--partial", "p", "--snapshot-time", "2024-01-01T00:00:00Z"], "--snapshot-time does not apply to a map task (--shard): give it to the merge (--merge)"),
             (["--shard", "0/2", "--partial", "p", "--merge", "p"], "--merge does not apply to a map task (--shard): merge once every map task has finished"),
             (["--shard", "2/2", "--partial", "p"], "--shard: shard 2 is not one of 0 … 1 (in 2/2); shards count from 0"),
             (["--shard", "0/2", "--shards", "2", "--partial", "p"], "--shards goes with --shard auto; --shard K/N says N already"),
@@ -51,6 +51,9 @@ struct ShardCommandTests {
             #expect(run.status == 64, "\(arguments): \(run)")
             #expect(run.stderr.contains(message), "\(arguments): \(run)")
         }
+        // A map task reads the previous state as the merge does: --output and --previous are its too.
+        let judged = try runBundlepress(["build", "--quiet", "--shard", "0/1", "--partial", "p", "--output", "o", "--previous", "none"], in: example.path)
+        #expect(judged.status == 0, "\(judged)")
         let auto = try example.start("build", "--shard", "auto", "--partial", "p", environment: ["JOB_COMPLETION_INDEX": "1"]).finish()
         #expect(auto.status == 64 && auto.stderr.contains("JOB_COMPLETION_INDEX is set but the number of shards is not: pass --shards N"), "\(auto)")
     }

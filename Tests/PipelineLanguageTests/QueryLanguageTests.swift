@@ -235,6 +235,40 @@ struct QueryLanguageTests {
         #expect(query.orderBy == [OrderBy(field("n"), .descending)])
     }
 
+    /// Known before reading: a query without a cursor at a document, and without a relative time
+    /// unless `snapshot_time:` is set (then resolved against it). A `for_each`'s are never known.
+    @Test func queriesKnownBeforeReading() throws {
+        let text = """
+            project: demo
+            inputs: [data.ndjson]
+            bundles:
+              - id: b
+                queries:
+                  plain: {collection: c, where: [[n, '>', 1]], limit: 3}
+                  absolute: {collection: c, where: [[t, '>', !timestamp 2024-01-01T00:00:00Z]]}
+                  relative: {collection: c, where: [[t, '>', !timestamp now-7d]]}
+                  at-document: {collection: c, order_by: [n], start_at: {document: c/a}}
+                  at-values: {collection: c, order_by: [n], start_at: [2]}
+              - id: "f-{value}"
+                for_each: {values: [x]}
+                queries:
+                  "f-{value}": {collection: c, where: [[k, ==, "{value}"]]}
+            """
+        let config = try parseConfig(text)
+        #expect(config.bundles[0].queries.map(\.cursorDocuments) == [[], [], [], [path("c/a")], []])
+        let known = try config.queriesKnownBeforeReading()
+        #expect(Set(known.keys) == ["plain", "absolute", "at-values"])
+        #expect(known["plain"] == config.bundles[0].queries[0].query)
+
+        let pinned = try parseConfig(text.replacingOccurrences(of: "project: demo", with: "project: demo\nsnapshot_time: 2024-03-01T00:00:00Z"))
+        let knownThen = try pinned.queriesKnownBeforeReading()
+        #expect(Set(knownThen.keys) == ["plain", "absolute", "relative", "at-values"])
+        var store = DocumentStore(database: demo)
+        store.insert(Document(path: path("c/a"), fields: MapValue([("n", .integer(1))])))
+        let resolved = try pinned.resolvingQueries(snapshotTime: timestamp("2024-03-01T00:00:00Z"), store: store)
+        #expect(knownThen["relative"] == resolved.bundles[0].queries[2].query)
+    }
+
     @Test func documentCursorErrors() throws {
         let outside = try #require(configError(config("collection: c\norder_by: [n]\nstart_at: {document: d/x}")))
         #expect(outside.message.contains("cursor document \"d/x\" is not in the queried collection"))

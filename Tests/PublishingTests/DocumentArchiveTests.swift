@@ -83,7 +83,7 @@ struct DocumentArchiveTests {
                     collection: authors
             """, data: data)
         let config = try PipelineConfig.load(file: file)
-        var inputs = try LoadedInputs.load(config, settingAside: ShippableScope(config, previous: nil), in: directory.path) { _ in }
+        var inputs = try LoadedInputs.load(config, candidates: try CandidateRules(config, previous: nil), in: directory.path) { _ in }
         _ = try inputs.resolve(config)
         let story = try #require(inputs.store.document(at: path("stories/s1")))
         #expect(story.fields.fields.map(\.key) == ["n", "published"])
@@ -93,10 +93,10 @@ struct DocumentArchiveTests {
         #expect(try inputs.whole(author).fields["name"] == .string("Ada"))
     }
 
-    /// Only the documents that may ship are set aside: in a named query's scope (a collection, or
-    /// a collection group under its parent), listed by `documents:`, or published before. The
-    /// store still holds every document; a `for_each` sets every one aside.
-    @Test func onlyWhatMayShipIsSetAside() throws {
+    /// Only the documents that can ship are set aside and held in the store: in a named query's
+    /// scope (a collection, or a collection group under its parent), listed by `documents:`, or
+    /// published before. The others still count. A `for_each` makes every document a candidate.
+    @Test func onlyCandidatesAreSetAside() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let paths = ["stories/s1", "stories/s1/comments/c1", "other/o1/comments/c2", "notes/n1", "misc/m1", "authors/a1"]
@@ -116,13 +116,15 @@ struct DocumentArchiveTests {
         let previous = SiteHistory(
             siteTime: timestamp("2024-01-02T00:00:00Z"), manifestSHA256: nil,
             bundles: ["gone": BundleHistory(createTime: timestamp("2024-01-02T00:00:00Z"), contentDigest: "", current: [path("misc/m1"): version], earlier: [:])])
-        let scope = try #require(ShippableScope(config, previous: previous))
-        let inputs = try LoadedInputs.load(config, settingAside: scope, in: directory.path) { _ in }
-        for (text, setAside) in zip(paths, [true, true, false, true, true, false]) {
-            let document = try #require(inputs.store.document(at: path(text)), "\(text) is in the store")
-            let name = try? inputs.whole(document).fields["name"]
-            #expect(name == (setAside ? Value.string(text) : nil), "\(text)")
+        let rules = try #require(try CandidateRules(config, previous: previous))
+        let inputs = try LoadedInputs.load(config, candidates: rules, in: directory.path) { _ in }
+        for (text, candidate) in zip(paths, [true, true, false, true, true, false]) {
+            let document = inputs.store.document(at: path(text))
+            #expect((document != nil) == candidate, "\(text)")
+            let name = try document.flatMap { try inputs.whole($0).fields["name"] }
+            #expect(name == (candidate ? Value.string(text) : nil), "\(text)")
         }
+        #expect(inputs.documentCount == paths.count)
 
         let fanOut = try PipelineConfig.parse(yaml: """
             project: demo
@@ -133,6 +135,6 @@ struct DocumentArchiveTests {
                 queries:
                   "s-{name}": {collection: stories, where: [[name, ==, "{name}"]]}
             """, file: "pipeline.yml", baseDirectory: directory.path)
-        #expect(ShippableScope(fanOut, previous: previous) == nil)
+        #expect(try CandidateRules(fanOut, previous: previous) == nil)
     }
 }

@@ -143,12 +143,12 @@ struct ShardedBuildTests {
         let config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
         let layout = try InputLayout.expand(config)
         let describe = { (documents: DocumentSet) in documents.entries.map { "\($0.document.path) \($0.location)" } }
-        let whole = describe(try Partial.readAll(of: layout, config: config, keeping: config.fieldsRead, settingAside: nil, in: directory.path) { _ in }.documents)
+        let whole = describe(try Partial.readAll(of: layout, config: config, keeping: config.fieldsRead, candidates: nil, in: directory.path) { _ in }.documents)
         #expect(whole.count == 420)
         for count in [2, 5, 16, 97] {
             let partials = directory.file("partials-\(count)")
             for index in 0..<count { _ = try SiteBuilder(config: config).map(Shard(index: index, count: count), into: partials) }
-            let merged = try PartialFiles.read(from: [partials], config: config, settingAside: nil, in: directory.path) { _ in }
+            let merged = try PartialFiles.read(from: [partials], config: config, candidates: nil, in: directory.path) { _ in }
             #expect(describe(merged.documents) == whole, "\(count) shards")
         }
     }

@@ -19,7 +19,9 @@ On a cluster:
     spark-submit --files /path/to/bundlepress examples/spark/build.py \\
         --config /shared/site/pipeline.yml --shards 64 --partials /shared/partials -- --output /shared/site/public
 
-Arguments after `--` go to the merge (`--output`, `--previous`, `--snapshot-time`, `--json`, …).
+Arguments after `--` go to the merge (`--output`, `--previous`, `--snapshot-time`, `--json`, …);
+`--output` and `--previous` go to the map tasks too: they keep whole the documents that can ship,
+which include those the site published before, so they read the previous state as the merge does.
 Exit status: the merge's (0 on success); a failed map task fails the Spark job (status 1).
 """
 import argparse
@@ -64,12 +66,30 @@ def binary_path(given):
     return found
 
 
-def map_task(shard, shards, config, binary, partials):
+def previous_state_arguments(merge_arguments):
+    """The merge's --output and --previous, for the map tasks, which read the previous state as
+    the merge does. Paths are made absolute: tasks need not run in the driver's directory."""
+    found, given = [], list(merge_arguments)
+    for index, argument in enumerate(given):
+        name, equals, value = argument.partition("=")
+        if name not in ("--output", "-o", "--previous"):
+            continue
+        if not equals:
+            if index + 1 >= len(given):
+                continue
+            value = given[index + 1]
+        if name != "--previous" or (value != "none" and "://" not in value):
+            value = os.path.abspath(value)
+        found += [name, value]
+    return found
+
+
+def map_task(shard, shards, config, binary, partials, previous_state):
     """Runs map task `shard` of `shards`; returns its partial's files as (name, bytes) when they
     are collected, else nothing (they are in the shared directory)."""
     directory = partials or tempfile.mkdtemp(prefix="bundlepress-partial-")
     try:
-        command = [binary_path(binary), "build", "--quiet", "--config", config, "--shard", f"{shard}/{shards}", "--partial", directory]
+        command = [binary_path(binary), "build", "--quiet", "--config", config, "--shard", f"{shard}/{shards}", "--partial", directory, *previous_state]
         finished = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if finished.returncode != 0:
             raise RuntimeError(f"map task {shard}/{shards} exited {finished.returncode}: {finished.stderr.strip()}")
@@ -102,11 +122,12 @@ def main(argv):
         shutil.rmtree(partials, ignore_errors=True)
         os.makedirs(partials)
     shards, binary = arguments.shards, arguments.binary
+    previous_state = previous_state_arguments(arguments.merge_arguments)
     try:
         # Found while the context lives (a binary shipped with --files is in its SparkFiles).
         merge_binary = binary_path(binary)
         tasks = spark.sparkContext.parallelize(range(shards), shards)
-        collected = tasks.flatMap(lambda shard: map_task(shard, shards, config, binary, partials)).collect()
+        collected = tasks.flatMap(lambda shard: map_task(shard, shards, config, binary, partials, previous_state)).collect()
     finally:
         spark.stop()
 

@@ -6,14 +6,15 @@ import ParallelWork
 import PipelineLanguage
 import QueryEngine
 
-/// Every document of the inputs, re-rooted, de-duplicated, with its times resolved against the
-/// build's snapshot time, and indexed for queries.
+/// The documents of the inputs that can ship (``CandidateRules``), re-rooted, de-duplicated,
+/// with their times resolved against the build's snapshot time, and indexed for queries.
 ///
-/// The store holds each document with only the fields the named queries and `for_each` read;
-/// its whole fields are in the ``DocumentArchive`` they were set aside in, encoded as a bundle
-/// carries them, with what publishing them whole needs to know (``DocumentSet/Archived``).
+/// The store holds each with only the fields the named queries and `for_each` read; its whole
+/// fields are in the ``DocumentArchive`` they were set aside in, encoded as a bundle carries
+/// them, with what publishing them whole needs to know (``DocumentSet/Archived``). Of the other
+/// documents read, what counts is that they were: their number, and their collections.
 struct LoadedInputs: Sendable {
-    /// The documents, with only the fields of ``fields``.
+    /// The candidates, with only the fields of ``fields``.
     private(set) var store: DocumentStore
     /// The fields the store keeps of each document.
     private(set) var fields: [FieldPath]
@@ -22,6 +23,10 @@ struct LoadedInputs: Sendable {
     private let archived: [ResourcePath: DocumentSet.Archived]
     /// The exposure candidates ``DocumentSet/Archived/exposure`` refers to.
     private let candidates: [ExposureScan.Candidate]
+    /// The documents read, de-duplicated, candidates or not.
+    let documentCount: Int
+    /// The paths of the collections holding documents read, candidates or not.
+    private let collections: Set<ResourcePath>
     var snapshotTime: Timestamp
     /// The data files read: an export folder counts as the `output-N` files it holds.
     var fileCount: Int
@@ -29,14 +34,14 @@ struct LoadedInputs: Sendable {
 
     /// Reads every input of `config`: the map of one shard over all of them, then the merge.
     /// Files are read in config order, each pattern's matches in path order, so "last wins" is
-    /// well defined. The fields of the documents in `shippable` (nil: of every document) are set
+    /// well defined. The fields of the candidates of `rules` (nil: of every document) are set
     /// aside in a file in `directory`.
     static func load(
-        _ config: PipelineConfig, settingAside shippable: ShippableScope?, in directory: String, progress: (BuildEvent) -> Void
+        _ config: PipelineConfig, candidates rules: CandidateRules?, in directory: String, progress: (BuildEvent) -> Void
     ) throws(BuildError) -> LoadedInputs {
         let layout = try InputLayout.expand(config)
         let partial = try Partial.readAll(
-            of: layout, config: config, keeping: config.fieldsRead, settingAside: shippable, in: directory, progress: progress)
+            of: layout, config: config, keeping: config.fieldsRead, candidates: rules, in: directory, progress: progress)
         return try LoadedInputs(
             documents: partial.documents, exportTimes: partial.exportTimes, files: layout.dataFileCount, bytes: layout.totalBytes,
             config: config, progress: progress)
@@ -53,17 +58,25 @@ struct LoadedInputs: Sendable {
         progress(.inputsRead(documents: entries.count, files: files))
         snapshotTime = try Self.resolveSnapshotTime(
             config: config, exportTime: exportTimes.taken.min(), untimedExport: exportTimes.untimedExport, entries: entries)
-        // Where each document is set aside is indexed on another core while this one indexes
-        // the documents for queries.
+        // Where each candidate is set aside, and the collections of every document, are indexed
+        // on another core while this one indexes the candidates for queries.
         let indexing = BackgroundMap(count: 1) { _ in
-            var archived: [ResourcePath: DocumentSet.Archived] = Dictionary(minimumCapacity: entries.count)
+            var archived: [ResourcePath: DocumentSet.Archived] = [:]
+            var collections: Set<ResourcePath> = []
+            var collection = ResourcePath.root
             for entry in entries {
-                if let set = entry.archived { archived[entry.document.path] = set }
+                let path = entry.document.path
+                if let set = entry.archived { archived[path] = set }
+                // Documents of a collection mostly come one after another.
+                if !collection.isImmediateParent(of: path) {
+                    collection = path.parent
+                    collections.insert(collection)
+                }
             }
-            return archived
+            return (archived, collections)
         }
         store = DocumentStore(database: config.database)
-        for entry in entries {
+        for entry in entries where entry.archived != nil {
             var document = entry.document
             document.updateTime = document.updateTime ?? snapshotTime
             document.createTime = document.createTime ?? document.updateTime
@@ -71,8 +84,9 @@ struct LoadedInputs: Sendable {
         }
         fields = documents.fields
         self.archive = archive
-        archived = indexing.results()[0]
+        (archived, collections) = indexing.results()[0]
         self.candidates = candidates
+        documentCount = entries.count
         fileCount = files
         inputBytes = bytes
     }
@@ -152,7 +166,7 @@ struct LoadedInputs: Sendable {
 
     /// Rebuilds the store with `fields` of every document, read from the archive (which holds
     /// every document when a field name has a placeholder: that takes a `for_each`, and with one
-    /// every document may ship, ``ShippableScope``).
+    /// every document is a candidate, ``CandidateRules``).
     private mutating func keep(_ fields: [FieldPath]) throws(BuildError) {
         assert(archived.count == store.count, "a document the store holds was not set aside")
         var widened = DocumentStore(database: store.database)
@@ -172,11 +186,11 @@ struct LoadedInputs: Sendable {
             for named in bundle.queries {
                 let query = named.query
                 let known = query.allDescendants
-                    ? store.hasCollectionGroup(query.collectionID)
-                    : store.hasCollection(query.parent.appending(query.collectionID))
+                    ? collections.contains { UTF8Order.equal($0.lastSegment!, query.collectionID) }
+                    : collections.contains(query.parent.appending(query.collectionID))
                 guard known else {
                     let what = query.allDescendants ? "collection group \"\(query.collectionID)\"" : "collection \"\(query.parent.appending(query.collectionID))\""
-                    let suggestions = store.collectionIDs.sorted().joined(separator: ", ")
+                    let suggestions = Set(collections.compactMap(\.lastSegment)).sorted().joined(separator: ", ")
                     throw .config(ConfigError(
                         "named query \"\(named.name)\" reads \(what), which has no documents in the inputs (collections present: \(suggestions))",
                         at: named.location))

@@ -45,11 +45,27 @@ public struct SiteBuilder: Sendable {
     /// Runs the map task of `shard` of a sharded build: reads its slice of the inputs and writes
     /// its partial into `directory`, for a ``build(dryRun:evenIfUpToDate:inputs:progress:)``
     /// with ``BuildInputs/partials(directories:)`` to merge. Publishes nothing and takes no lock.
+    ///
+    /// The partial holds the candidates whole (``CandidateRules``), judged against the previous
+    /// state of the output directory (or `previous:`) as the merge will read it: the merge
+    /// refuses a partial judged against another. A time relative to the snapshot counts as
+    /// unknown here even with `snapshot_time:` (the merge may be given another).
     public func map(_ shard: Shard, into directory: String, progress: (BuildEvent) -> Void = { _ in }) throws(BuildError) -> MapReport {
         let clock = ContinuousClock()
         let started = clock.now
         let layout = try InputLayout.expand(config)
-        var writer = try PartialWriter(shard: shard, directory: directory, config: config)
+        // Candidates are judged against the previous state the merge will read (it checks that).
+        var judged = config
+        judged.snapshotTime = nil
+        let previous: PreviousState
+        do throws(PreviousSiteFailure) {
+            previous = try PreviousState.find(
+                outputDirectory: outputDirectory, publishedManifest: SitePublisher(outputDirectory: outputDirectory).publishedManifest().published.map(\.bytes),
+                previous: config.previous, repair: false, now: Date())
+        } catch {
+            throw .previous(error)
+        }
+        var writer = try PartialWriter(shard: shard, directory: directory, config: config, candidates: try CandidateRules(judged, previous: previous.history))
         let read = try Partial.readSlice(shard, of: layout, config: config, progress: progress) { exported, piece throws(BuildError) in
             try writer.append(exported, piece: piece)
         }
@@ -99,16 +115,16 @@ public struct SiteBuilder: Sendable {
             throw .previous(error)
         }
 
-        // The documents that may ship are set aside where the bundles are staged: beside the site,
+        // The documents that can ship are set aside where the bundles are staged: beside the site,
         // on its disk.
         let setAside = dryRun ? FileManager.default.temporaryDirectory.path : outputDirectory
-        let shippable = ShippableScope(config, previous: previous.history)
+        let rules = try CandidateRules(config, previous: previous.history)
         var inputs: LoadedInputs
         switch source {
         case .exports:
-            inputs = try LoadedInputs.load(config, settingAside: shippable, in: setAside, progress: progress)
+            inputs = try LoadedInputs.load(config, candidates: rules, in: setAside, progress: progress)
         case .partials(let directories):
-            let merged = try PartialFiles.read(from: directories, config: config, settingAside: shippable, in: setAside, progress: progress)
+            let merged = try PartialFiles.read(from: directories, config: config, candidates: rules, in: setAside, progress: progress)
             inputs = try LoadedInputs(
                 documents: merged.documents, exportTimes: merged.exportTimes, files: merged.files, bytes: merged.bytes, config: config, progress: progress)
         }
@@ -155,7 +171,7 @@ public struct SiteBuilder: Sendable {
 
         // Publishing needs none of the documents: another core frees them meanwhile (a hundred
         // thousand documents take a quarter of a second to free).
-        let inputsRead = (snapshotTime: inputs.snapshotTime, files: inputs.fileCount, bytes: inputs.inputBytes, documents: inputs.store.count)
+        let inputsRead = (snapshotTime: inputs.snapshotTime, files: inputs.fileCount, bytes: inputs.inputBytes, documents: inputs.documentCount)
         let (siteTime, history, previousSource) = (plan.siteTime, plan.history, previous.source)
         BackgroundRelease.release((consume inputs, consume plan, consume previous))
 

@@ -25,8 +25,10 @@ public enum QueryRunner {
         if !config.fanOuts.contains(where: \.dependsOnData), namedQuery(name, in: config) == nil {
             throw unknown(name, in: config)
         }
-        // Any document may be a result here: every one is set aside.
-        var inputs = try LoadedInputs.load(config, settingAside: nil, in: FileManager.default.temporaryDirectory.path) { _ in }
+        // The candidates of the site's named queries, this one among them (no previous state:
+        // leavers are not results).
+        var inputs = try LoadedInputs.load(
+            config, candidates: try CandidateRules(config, previous: nil), in: FileManager.default.temporaryDirectory.path) { _ in }
         let resolved = try inputs.resolve(config)
         guard let (bundle, spec) = namedQuery(name, in: resolved) else { throw unknown(name, in: resolved) }
         var documents: [Document] = []

@@ -8,20 +8,22 @@ import PipelineLanguage
 /// appeared, each in its last version under `last-wins` (a later one takes its first one's
 /// place), or an error at the second appearance under `error`.
 ///
-/// The fields of each document that may ship (``ShippableScope``) are set aside whole, encoded as
-/// a bundle carries them, in a ``DocumentArchive``; the set keeps of a document only the fields the
-/// queries read (`keeping`), its times, where it was read, and the fields that look sensitive when
-/// it is published whole. That work is done for runs of documents on every core.
+/// Each document is judged as it is read (``CandidateTracker``): only candidates, the documents
+/// that can ship, are set aside whole, encoded as a bundle carries them, in a
+/// ``DocumentArchive``, and keep in memory the fields the queries read (`keeping`) and the
+/// fields that look sensitive when published whole. Of the others the set keeps the path, times
+/// and where it was read. That work is done for runs of documents on every core.
 ///
 /// One process adds every document in reading order; a merge adds the documents of every
 /// shard's partial in shard order, which is the same order.
 struct DocumentSet {
     /// One document of the set.
     struct Entry: Sendable {
-        /// The document with only the fields the queries read (whole until it is set aside).
+        /// The document with only the fields the queries read (whole until it is judged), or
+        /// none when it is no candidate.
         var document: Document
         var location: SourceLocation
-        /// Nil until the document is set aside, and for a document that cannot ship.
+        /// Nil until the document is set aside, and for a document that is no candidate.
         var archived: Archived?
     }
 
@@ -35,26 +37,28 @@ struct DocumentSet {
     let duplicates: DuplicatePolicy
     /// The fields kept of each document in memory.
     let fields: [FieldPath]
-    /// The documents set aside: those in it (nil: all).
-    let shippable: ShippableScope?
+    /// What makes a document a candidate (nil: every document is one).
+    let rules: CandidateRules?
+    private var tracker: CandidateTracker
     private(set) var entries: [Entry] = []
     /// Every distinct exposure candidate of the documents.
     private(set) var candidates: [ExposureScan.Candidate] = []
     private var candidateIndex: [ExposureScan.Candidate: Int32] = [:]
     /// Where each path is in `entries`.
     private var positions: [ResourcePath: Int] = [:]
-    /// The positions in `entries` of documents not set aside yet, in the order they were added.
+    /// The positions in `entries` of documents not judged yet, in the order they were added.
     private var unsettled: [Int] = []
     private let archive: DocumentArchive.Writer
     /// Documents set aside together.
     private static let batch = 4_096
 
-    /// An empty set that keeps `fields` of each document in memory, and sets the fields of the
-    /// documents in `shippable` (nil: of every document) aside in a file in `directory`.
-    init(duplicates: DuplicatePolicy, keeping fields: [FieldPath], settingAside shippable: ShippableScope?, in directory: String) throws(BuildError) {
+    /// An empty set that keeps `fields` of each candidate of `rules` (nil: of every document) in
+    /// memory, and sets its fields aside in a file in `directory`.
+    init(duplicates: DuplicatePolicy, keeping fields: [FieldPath], candidates rules: CandidateRules?, in directory: String) throws(BuildError) {
         self.duplicates = duplicates
         self.fields = fields
-        self.shippable = shippable
+        self.rules = rules
+        tracker = CandidateTracker(rules)
         archive = try DocumentArchive.Writer(directory: directory)
     }
 
@@ -80,8 +84,8 @@ struct DocumentSet {
         if unsettled.count >= Self.batch { try settle() }
     }
 
-    /// The entries, every one that may ship set aside, and the archive that holds their fields.
-    /// The set takes no more documents.
+    /// The entries, every candidate set aside, and the archive that holds their fields. The set
+    /// takes no more documents.
     mutating func finish() throws(BuildError) -> (entries: [Entry], candidates: [ExposureScan.Candidate], archive: DocumentArchive) {
         try settle()
         positions = [:]
@@ -89,35 +93,51 @@ struct DocumentSet {
         return (entries, candidates, try archive.finish())
     }
 
-    /// Sets aside the documents added since the last time: encodes and scans them on every core,
-    /// then appends them to the archive in order.
+    /// Judges the documents added since the last time and sets the candidates aside: takes the
+    /// fields the queries read of each on every core, judges them in reading order, then encodes
+    /// and scans the candidates on every core and appends them to the archive in order.
     private mutating func settle() throws(BuildError) {
         let documents = unsettled.map { entries[$0].document }
-        let (fields, shippable) = (fields, shippable)
+        let (fields, rules) = (fields, rules)
         let run = 256
-        let prepared = parallelMap(count: (documents.count + run - 1) / run, threads: Processors.online) { index in
+        let kept = parallelMap(count: (documents.count + run - 1) / run, threads: Processors.online) { index in
+            documents[(index * run)..<min(documents.count, (index + 1) * run)].map { document in
+                var kept = document
+                // A document no query can return and none pins keeps no fields.
+                kept.fields = rules?.mayHold(document.path) ?? true ? document.fields.keepingOnly(fields) : MapValue()
+                return kept
+            }
+        }.joined()
+        var chosen: [Int] = []
+        var droppedNow: Set<Int> = []
+        for (index, (position, document)) in zip(unsettled, kept).enumerated() {
+            entries[position].document = document
+            let verdict = tracker.judge(document, tag: position)
+            for dropped in verdict.dropped {
+                entries[dropped].document.fields = MapValue()
+                entries[dropped].archived = nil
+                droppedNow.insert(dropped)
+            }
+            if verdict.isCandidate { chosen.append(index) } else { entries[position].document.fields = MapValue() }
+        }
+        let shipping = chosen.filter { !droppedNow.contains(unsettled[$0]) }
+        let prepared = parallelMap(count: (shipping.count + run - 1) / run, threads: Processors.online) { index in
             var scratch = JSONWriter(reservingCapacity: 4096)
             var names = ExposureScan.NameJudgements()
-            return documents[(index * run)..<min(documents.count, (index + 1) * run)].map { document in
-                var kept = document
-                kept.fields = document.fields.keepingOnly(fields)
-                guard shippable?.contains(document.path) ?? true else { return (kept: kept, encoded: nil as [UInt8]?, candidates: [ExposureScan.Candidate]()) }
+            return shipping[(index * run)..<min(shipping.count, (index + 1) * run)].map { index in
                 scratch.removeAll()
-                document.fields.encodeFields(into: &scratch)
-                return (kept: kept, encoded: scratch.bytes, candidates: ExposureScan.candidates(in: document.fields, names: &names))
+                documents[index].fields.encodeFields(into: &scratch)
+                return (encoded: scratch.bytes, candidates: ExposureScan.candidates(in: documents[index].fields, names: &names))
             }
         }
-        for (position, document) in zip(unsettled, prepared.joined()) {
-            entries[position].document = document.kept
-            // A document that cannot ship stays as it was added: not set aside.
-            guard let encoded = document.encoded else { continue }
+        for (index, document) in zip(shipping, prepared.joined()) {
             let exposure = document.candidates.map { candidate in
                 if let index = candidateIndex[candidate] { return index }
                 candidates.append(candidate)
                 candidateIndex[candidate] = Int32(candidates.count - 1)
                 return Int32(candidates.count - 1)
             }
-            entries[position].archived = Archived(position: try archive.append(encoded), exposure: exposure)
+            entries[unsettled[index]].archived = Archived(position: try archive.append(document.encoded), exposure: exposure)
         }
         unsettled.removeAll(keepingCapacity: true)
         // The whole documents go: freed on another core while reading goes on.

@@ -11,14 +11,14 @@ struct Partial {
     var documents: DocumentSet
     var exportTimes: ExportTimes
 
-    /// Reads all of `layout` (the slice of ``Shard/whole``), keeping `fields` of each document in
-    /// memory and setting the whole of each in `shippable` (nil: of every one) aside in
+    /// Reads all of `layout` (the slice of ``Shard/whole``), keeping `fields` of each candidate of
+    /// `rules` (nil: of every document) in memory and setting the whole of it aside in
     /// `directory`, telling `progress` how far it is.
     static func readAll(
-        of layout: InputLayout, config: PipelineConfig, keeping fields: [FieldPath], settingAside shippable: ShippableScope?,
+        of layout: InputLayout, config: PipelineConfig, keeping fields: [FieldPath], candidates rules: CandidateRules?,
         in directory: String, progress: (BuildEvent) -> Void
     ) throws(BuildError) -> Partial {
-        var documents = try DocumentSet(duplicates: config.duplicates, keeping: fields, settingAside: shippable, in: directory)
+        var documents = try DocumentSet(duplicates: config.duplicates, keeping: fields, candidates: rules, in: directory)
         let read = try readSlice(.whole, of: layout, config: config, progress: progress) { exported, _ throws(BuildError) in
             try documents.add(exported)
         }

@@ -55,13 +55,16 @@ enum PartialFiles {
         var files: [File]
         var exportTimes: [String]
         var untimedExport: String?
+        /// ``CandidateRules/previousDigest`` of the previous state the documents were judged
+        /// against; nil when every document is whole (no rules: a `for_each`).
+        var candidatesJudgedWith: String?
         /// The documents file, in the header's directory.
         var documentsFile: String
         var documents: Int
         var documentsBytes: Int
     }
 
-    static let format = "bundlepress-partial-1"
+    static let format = "bundlepress-partial-2"
 
     /// `shard-K-of-N`, K zero-padded to N's digits so the files sort in shard order.
     static func baseName(of shard: Shard) -> String {
@@ -74,10 +77,10 @@ enum PartialFiles {
     /// set (as one process reading every input gets them), after checking that the partials are
     /// all there, once, from this pipeline and binary. `progress` hears of each as it is read.
     /// Also returns the export times, and the data files and bytes of all inputs.
-    /// The fields of the documents in `shippable` (nil: of every one) are set aside in a file in
-    /// `setAside` (``DocumentSet``).
+    /// The fields of the candidates of `rules` (nil: of every document) are set aside in a file
+    /// in `setAside` (``DocumentSet``).
     static func read(
-        from directories: [String], config: PipelineConfig, settingAside shippable: ShippableScope?, in setAside: String,
+        from directories: [String], config: PipelineConfig, candidates rules: CandidateRules?, in setAside: String,
         progress: (BuildEvent) -> Void
     ) throws(BuildError) -> (documents: DocumentSet, exportTimes: ExportTimes, files: Int, bytes: Int) {
         // The same directory named twice (or by another path) holds the same partials once.
@@ -103,6 +106,10 @@ enum PartialFiles {
             guard header.pipelineSHA256 == pipeline else {
                 throw .partials("\(path) was made from another pipeline: the map tasks and the merge must use the same \(config.file), unchanged")
             }
+            if let judged = header.candidatesJudgedWith, judged != rules?.previousDigest {
+                throw .partials(
+                    "\(path) kept the documents that can ship by another previous state than the merge reads (the site was published since, or the map task read another output directory or previous:): run the map tasks again with the merge's --output and --previous")
+            }
             guard header.shards == first.header.shards, header.inputs == first.header.inputs else {
                 throw .partials(
                     "\(path) (shard \(header.shard) of \(header.shards)) does not belong with \(first.path) (shard \(first.header.shard) of \(first.header.shards)): "
@@ -126,7 +133,7 @@ enum PartialFiles {
 
         let totalBytes = byIndex.values.reduce(0) { $0 + $1.header.documentsBytes }
         var bytesBefore = 0
-        var documents = try DocumentSet(duplicates: config.duplicates, keeping: config.fieldsRead, settingAside: shippable, in: setAside)
+        var documents = try DocumentSet(duplicates: config.duplicates, keeping: config.fieldsRead, candidates: rules, in: setAside)
         var exportTimes = ExportTimes()
         // Per input, the newlines of its ranges read so far, in shard order.
         var newlinesBefore: [Int: Int] = [:]
@@ -234,10 +241,17 @@ enum PartialFiles {
 /// more than a buffer of them, then writes the header (``PartialFiles``).
 ///
 /// Documents are written as read, duplicates included: the merge resolves duplicates within a
-/// slice as it does across slices, in reading order.
+/// slice as it does across slices, in reading order. A document that is no candidate when it is
+/// read (``CandidateTracker``) is written without its fields: the merge, judging it again by the
+/// same rules, finds it no candidate either (no field filter or orderBy matches a document
+/// without the field, and whatever its fields, one of a limit query's best is not: the best
+/// documents read before it in its slice are written whole). Each limit query's best documents
+/// of the slice are among those written whole, with those its best displaced as the slice went on.
 struct PartialWriter: ~Copyable {
     let shard: Shard
     let config: PipelineConfig
+    private let rules: CandidateRules?
+    private var tracker: CandidateTracker
     private let directory: String
     private let documentsName: String
     private let headerPath: String
@@ -252,9 +266,11 @@ struct PartialWriter: ~Copyable {
     /// Starts the partial of `shard` in `directory` (created if missing), removing what an
     /// earlier run of the shard left there first: until the new header is in place, the shard
     /// is missing, not stale.
-    init(shard: Shard, directory: String, config: PipelineConfig) throws(BuildError) {
+    init(shard: Shard, directory: String, config: PipelineConfig, candidates rules: CandidateRules?) throws(BuildError) {
         self.shard = shard
         self.config = config
+        self.rules = rules
+        tracker = CandidateTracker(rules)
         self.directory = directory
         let base = PartialFiles.baseName(of: shard)
         headerPath = (directory as NSString).appendingPathComponent(base + ".json")
@@ -290,7 +306,11 @@ struct PartialWriter: ~Copyable {
             files.append(PartialFiles.Header.File(path: name, piece: piece))
             fileIndexes[name] = index
         }
-        ExportedDocumentLog.append(exported, file: index, to: &buffer)
+        var kept = exported.document
+        kept.fields = rules?.mayHold(kept.path) ?? true ? kept.fields.keepingOnly(config.fieldsRead) : MapValue()
+        var written = exported
+        if !tracker.judge(kept, tag: count).isCandidate { written.document.fields = MapValue() }
+        ExportedDocumentLog.append(written, file: index, to: &buffer)
         count += 1
         if buffer.count >= 1 << 20 { try flush() }
     }
@@ -309,7 +329,7 @@ struct PartialWriter: ~Copyable {
                 inputs: layout.inputs.map { PartialFiles.Header.Input(path: $0.path, bytes: $0.size, dataFiles: $0.dataFiles, modified: $0.modified) },
                 pieces: read.pieces.map { PartialFiles.Header.Piece(input: $0.input, start: $0.byteRange?.lowerBound, end: $0.byteRange?.upperBound, newlines: $0.newlines) },
                 files: files, exportTimes: read.exportTimes.taken.map(\.rfc3339), untimedExport: read.exportTimes.untimedExport,
-                documentsFile: documentsName, documents: count, documentsBytes: file.byteCount)
+                candidatesJudgedWith: rules?.previousDigest, documentsFile: documentsName, documents: count, documentsBytes: file.byteCount)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data: Data

@@ -1,0 +1,273 @@
+import FirestoreModel
+import Foundation
+import PipelineLanguage
+import Testing
+@testable import Publishing
+
+/// A build holds only the documents that can ship (``CandidateRules``): what every named query
+/// can still return as documents stream past, what `documents:` lists or a cursor is at, and
+/// what was published before. The bundles must be those a build holding every document makes:
+/// the oracle is the same site with a `for_each` bundle added, which makes every document a
+/// candidate (its queries come from the data).
+@Suite("Candidates: only what can ship is held")
+struct CandidateTests {
+    static let oracleBundle = """
+          - id: "cat-{category}"
+            for_each: {field: category, collection: stories}
+            queries:
+              "cat-{category}": {collection: stories, where: [[category, ==, "{category}"]], limit: 1}
+
+        """
+
+    /// The stories whose scores are the best.
+    static let best = Set((0..<240).filter { ($0 * 7919) % 500 >= 450 })
+
+    /// Stories (scores that tie, some unpublished), comments under some of them, authors; with
+    /// `edits`, a later file holding new versions of the best stories, unpublished, and of
+    /// others, published with the best score.
+    static func data(unpublishing: Set<Int> = [], deleting: Set<Int> = [], edits: Bool = false) -> [String: String] {
+        let categories = ["news", "tech", "sport"]
+        let stories = (0..<240).filter { !deleting.contains($0) }.map { index in
+            NDJSON.document(
+                "stories/s\(index)",
+                NDJSON.fields([
+                    "score": NDJSON.int((index * 7919) % 500),
+                    "published": NDJSON.bool(index % 4 != 0 && !unpublishing.contains(index)),
+                    "category": NDJSON.string(categories[index % 3]),
+                    "at": "{\"timestampValue\":\"2024-01-\(String(format: "%02d", 1 + index % 28))T00:00:00Z\"}",
+                ]),
+                update: unpublishing.contains(index) ? "2024-02-10T00:00:00Z" : "2024-02-01T00:00:00Z")
+        }
+        let comments = (0..<180).map { index in
+            NDJSON.document(
+                "stories/s\(index % 40)/comments/c\(index)",
+                NDJSON.fields([
+                    "likes": NDJSON.int((index * 31) % 97), "approved": NDJSON.bool(index % 5 != 0),
+                    "at": "{\"timestampValue\":\"2024-01-\(String(format: "%02d", 1 + index % 28))T00:00:00Z\"}",
+                ]))
+        }
+        let authors = (0..<30).map { NDJSON.document("authors/a\($0)", NDJSON.fields(["name": NDJSON.string("Author \($0)")])) }
+        let edited = best.sorted().map { index in
+            NDJSON.document("stories/s\(index)", NDJSON.fields(["score": NDJSON.int(1), "published": NDJSON.bool(false)]), update: "2024-02-20T00:00:00Z")
+        } + [4, 8, 77].map { index in
+            NDJSON.document("stories/s\(index)", NDJSON.fields(["score": NDJSON.int(499), "published": NDJSON.bool(true)]), update: "2024-02-20T00:00:00Z")
+        }
+        var files = [
+            "exports/a-stories.ndjson": stories.joined(separator: "\n") + "\n",
+            "exports/b-comments.ndjson": comments.joined(separator: "\n") + "\n",
+            "exports/c-authors.ndjson": authors.joined(separator: "\n") + "\n",
+        ]
+        if edits { files["exports/d-edits.ndjson"] = edited.joined(separator: "\n") + "\n" }
+        return files
+    }
+
+    /// Named queries of every kind a candidate can be judged by: limits, limit-to-last, cursors
+    /// at values and at a document, a time relative to the snapshot, a collection group, order by
+    /// document key alone, none matching, and listed documents. The stories are judged by
+    /// queries known before reading only (one known after reading holds its whole scope).
+    static func config(snapshotTime: Bool, lastWins: Bool, oracle: Bool) -> String {
+        """
+        project: demo
+        previous: none
+        \(snapshotTime ? "snapshot_time: 2024-03-01T00:00:00Z" : "")
+        duplicates: \(lastWins ? "last-wins" : "error")
+        inputs:
+          - path: exports/*.ndjson
+            format: rest-ndjson
+        bundles:
+          - id: front
+            documents: [stories/s1, authors/a29]
+            queries:
+              top: {collection: stories, where: [[published, ==, true]], order_by: [[score, desc]], limit: 7}
+              oldest: {collection: stories, order_by: [score], limit_to_last: 4}
+              after-400: {collection: stories, order_by: [[score, desc]], start_after: [400], limit: 5}
+              first-authors: {collection: authors, limit: 5}
+              from-a5: {collection: authors, order_by: [name], start_at: {document: authors/a5}, limit: 6}
+              none: {collection: stories, where: [[score, ==, -1]]}
+          - id: talk
+            queries:
+              comments: {collection_group: comments, where: [[approved, ==, true]], order_by: [[likes, desc]], limit: 9}
+              s3-comments: {collection: stories/s3/comments}
+              recent: {collection_group: comments, where: [[at, '>=', !timestamp now-40d]], order_by: [[at, desc]], limit: 3}
+
+        """ + (oracle ? oracleBundle : "")
+    }
+
+    static func write(_ directory: TemporaryDirectory, data: [String: String], snapshotTime: Bool, lastWins: Bool = false) throws {
+        for (path, text) in data { try directory.write(path, text) }
+        try directory.write("pipeline.yml", config(snapshotTime: snapshotTime, lastWins: lastWins, oracle: false))
+        try directory.write("oracle.yml", config(snapshotTime: snapshotTime, lastWins: lastWins, oracle: true))
+    }
+
+    static func build(_ directory: TemporaryDirectory, config: String, output: String) throws -> BuildReport {
+        try SiteBuilder(config: try PipelineConfig.load(file: directory.file(config)), outputDirectory: directory.file(output)).build()
+    }
+
+    /// The bundle files of `output` (raw and gzip), by name.
+    static func bundles(_ directory: TemporaryDirectory, _ output: String) throws -> [String: Data] {
+        try TemporaryDirectory(existing: directory.file(output)).snapshot().filter { $0.key.hasPrefix("bundles/") && $0.key.contains(".bundle") }
+    }
+
+    /// Every bundle file of `output` is in the oracle's output, byte for byte.
+    static func expectOracle(_ directory: TemporaryDirectory, _ output: String, _ oracle: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let built = try bundles(directory, output)
+        let expected = try bundles(directory, oracle)
+        #expect(built.count >= 4, sourceLocation: sourceLocation)
+        for (name, bytes) in built {
+            #expect(expected[name] == bytes, "\(name)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// With `duplicates: last-wins` a later version of one of a limit query's best documents can
+    /// leave its results, so every match is held.
+    @Test(arguments: [(false, false), (true, false), (false, true)])
+    func theBundlesAreThoseOfEveryDocumentAtAnyShardCount(snapshotTime: Bool, lastWins: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Self.write(directory, data: Self.data(edits: lastWins), snapshotTime: snapshotTime, lastWins: lastWins)
+        let plain = try Self.build(directory, config: "pipeline.yml", output: "plain")
+        _ = try Self.build(directory, config: "oracle.yml", output: "oracle")
+        #expect(plain.inputDocuments == 240 + 180 + 30)
+        #expect(plain.bundles.map(\.documents).allSatisfy { $0 > 0 })
+        try Self.expectOracle(directory, "plain", "oracle")
+        let config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
+        for shards in [1, 2, 3, 8] {
+            let builder = SiteBuilder(config: config, outputDirectory: directory.file("merged-\(shards)"))
+            let partials = directory.file("partials-\(shards)")
+            for index in 0..<shards { _ = try builder.map(Shard(index: index, count: shards), into: partials) }
+            let merged = try builder.build(inputs: .partials(directories: [partials]))
+            #expect(merged.inputDocuments == plain.inputDocuments)
+            #expect(try Self.bundles(directory, "merged-\(shards)") == (try Self.bundles(directory, "plain")), "\(shards) shards")
+        }
+    }
+
+    /// Leavers ship again: a document published before is a candidate whatever it holds now, in
+    /// one process and in map tasks that read the same previous state.
+    @Test func documentsPublishedBeforeShipAgainAsLeavers() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Self.write(directory, data: Self.data(), snapshotTime: false)
+        for output in ["plain", "oracle"] { _ = try Self.build(directory, config: output == "plain" ? "pipeline.yml" : "oracle.yml", output: output) }
+        let first = try Self.bundles(directory, "plain")
+        try FileManager.default.copyItem(atPath: directory.file("plain"), toPath: directory.file("merged"))
+
+        // The best-scored stories are unpublished (leaving `top`); two stories are deleted.
+        try Self.write(directory, data: Self.data(unpublishing: Self.best, deleting: [7, 93]), snapshotTime: false)
+        let plain = try Self.build(directory, config: "pipeline.yml", output: "plain")
+        _ = try Self.build(directory, config: "oracle.yml", output: "oracle")
+        #expect(try Self.bundles(directory, "plain") != first)
+        #expect(plain.bundles.reduce(0) { $0 + $1.leavers } > 0)
+        try Self.expectOracle(directory, "plain", "oracle")
+
+        let config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
+        let builder = SiteBuilder(config: config, outputDirectory: directory.file("merged"))
+        for index in 0..<3 { _ = try builder.map(Shard(index: index, count: 3), into: directory.file("partials")) }
+        _ = try builder.build(inputs: .partials(directories: [directory.file("partials")]))
+        #expect(try Self.bundles(directory, "merged") == (try Self.bundles(directory, "plain")))
+    }
+
+    /// A map task writes its candidates whole and the other documents without their fields: a
+    /// fraction of what it writes when every document is a candidate.
+    @Test func aMapTaskWritesOnlyItsCandidatesWhole() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for (path, text) in Self.data() { try directory.write(path, text) }
+        let top = """
+            project: demo
+            inputs:
+              - path: exports/*.ndjson
+                format: rest-ndjson
+            bundles:
+              - id: front
+                queries:
+                  top: {collection: stories, where: [[published, ==, true]], order_by: [[score, desc]], limit: 7}
+
+            """
+        try directory.write("pipeline.yml", top)
+        try directory.write("oracle.yml", top + Self.oracleBundle)
+        var bytes: [String: Int] = [:]
+        for config in ["pipeline.yml", "oracle.yml"] {
+            let builder = SiteBuilder(config: try PipelineConfig.load(file: directory.file(config)), outputDirectory: directory.file("site"))
+            let report = try builder.map(Shard(index: 0, count: 1), into: directory.file("partials-\(config)"))
+            #expect(report.documents == 240 + 180 + 30)
+            let header = try JSONDecoder().decode(PartialFiles.Header.self, from: Data(contentsOf: URL(fileURLWithPath: report.partial)))
+            bytes[config] = header.documentsBytes
+        }
+        #expect(bytes["pipeline.yml"]! * 3 < bytes["oracle.yml"]! * 2, "\(bytes)")
+    }
+
+    /// A map task keeps what can ship by the previous state it read; the merge refuses its
+    /// partial when the site publishes another one since, and publishes nothing.
+    @Test func aPartialJudgedByAnotherPreviousStateIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Self.write(directory, data: Self.data(), snapshotTime: false)
+        let config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
+        let builder = SiteBuilder(config: config, outputDirectory: directory.file("site"))
+        for index in 0..<2 { _ = try builder.map(Shard(index: index, count: 2), into: directory.file("partials")) }
+        _ = try builder.build()
+        let published = try TemporaryDirectory(existing: directory.file("site")).snapshot()
+        let error = try #require(throws: BuildError.self) { try builder.build(inputs: .partials(directories: [directory.file("partials")])) }
+        #expect(error.description.contains("another previous state"), "\(error)")
+        #expect(try TemporaryDirectory(existing: directory.file("site")).snapshot() == published)
+    }
+
+    /// The store holds a limit query's best documents only; under `duplicates: last-wins` (a
+    /// later version can replace one of them) and for a query whose values come from the inputs
+    /// (a relative time without `snapshot_time:`), every document it can return.
+    @Test(arguments: [
+        ("duplicates: error", "[]", 3),
+        ("duplicates: last-wins", "[]", 240),
+        ("duplicates: error", "[[at, '<=', !timestamp now]]", 240),
+        ("snapshot_time: 2024-03-01T00:00:00Z", "[[at, '<=', !timestamp now]]", 3),
+    ])
+    func theStoreHoldsTheCandidates(setting: String, filter: String, held: Int) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for (path, text) in Self.data() { try directory.write(path, text) }
+        try directory.write("pipeline.yml", """
+            project: demo
+            \(setting)
+            inputs:
+              - path: exports/a-stories.ndjson
+                format: rest-ndjson
+            bundles:
+              - id: b
+                queries:
+                  best:
+                    collection: stories
+                    where: \(filter)
+                    order_by: [[at, desc]]
+                    limit: 3
+            """)
+        let config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
+        let inputs = try LoadedInputs.load(config, candidates: try CandidateRules(config, previous: nil), in: directory.path) { _ in }
+        #expect(inputs.documentCount == 240)
+        #expect(inputs.store.count == held)
+    }
+
+    /// A query over a collection whose documents are none of them candidates still finds the
+    /// collection (a typo is an error, an empty result is not).
+    @Test func aCollectionOfNoCandidatesExists() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for (path, text) in Self.data() { try directory.write(path, text) }
+        try directory.write("pipeline.yml", """
+            project: demo
+            previous: none
+            inputs:
+              - path: exports/*.ndjson
+                format: rest-ndjson
+            bundles:
+              - id: b
+                queries:
+                  none: {collection: stories, where: [[score, ==, -1]]}
+                  missing: {collection_group: comments, where: [[likes, ==, -1]]}
+            """)
+        let report = try Self.build(directory, config: "pipeline.yml", output: "site")
+        #expect(report.bundles.map(\.documents) == [0])
+        try directory.write("pipeline.yml", try String(contentsOfFile: directory.file("pipeline.yml"), encoding: .utf8).replacingOccurrences(of: "collection_group: comments", with: "collection_group: coments"))
+        let error = try #require(throws: BuildError.self) { try Self.build(directory, config: "pipeline.yml", output: "site") }
+        #expect(error.description.contains("collection group \"coments\", which has no documents in the inputs (collections present: authors, comments, stories)"), "\(error)")
+    }
+}
