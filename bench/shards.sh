@@ -8,7 +8,8 @@
 # merge's RSS against 2x the raw bundle bytes; total CPU within 1.3x the one-process build; the
 # slowest map within 1/6 of its wall time), and keeps the run directory.
 #
-# Environment: SHARED, BENCH_CACHE, EXPORT, SKIP_BUILD, KEEP as for bench/run.sh.
+# Environment: SHARED, BENCH_CACHE, EXPORT, SKIP_BUILD, KEEP as for bench/run.sh; CONFIG, another
+# pipeline over the same export (export.ndjson beside it) (default bench/pipeline.yml).
 set -euo pipefail
 
 DOCS=${1:-1000000}
@@ -35,7 +36,7 @@ fi
 
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/bundlepress-shards.XXXXXX")
 [[ ${KEEP:-1} == 1 ]] || trap 'rm -rf "$RUN"' EXIT
-cp "$REPO/bench/pipeline.yml" "$RUN/pipeline.yml"
+cp "${CONFIG:-$REPO/bench/pipeline.yml}" "$RUN/pipeline.yml"
 ln -s "$EXPORT" "$RUN/export.ndjson"
 cd "$RUN"
 
@@ -47,7 +48,8 @@ step() {
 }
 step one-process "$BIN" build -q --config pipeline.yml --output plain --previous none
 for ((k = 0; k < SHARDS; k++)); do
-  step "map-$k" "$BIN" build -q --config pipeline.yml --shard "$k/$SHARDS" --partial partials
+  # A map task reads the previous state the merge reads: it keeps whole what can ship.
+  step "map-$k" "$BIN" build -q --config pipeline.yml --shard "$k/$SHARDS" --partial partials --output merged --previous none
 done
 step merge "$BIN" build -q --config pipeline.yml --merge partials --output merged --previous none
 identical=yes

@@ -24,6 +24,6 @@ extension Query {
     /// `database` is the one the document belongs to (`__name__` compared with non-reference
     /// cursor values orders as a reference of it).
     public func matches(_ document: Document, in database: DatabaseID) -> Bool {
-        matchesPath(document.path) && QueryPlan(self, database: database).matchesContent(document)
+        QueryMatcher(self, database: database).matches(document)
     }
 }

@@ -1,5 +1,25 @@
 import FirestoreModel
 
+/// A query ready to test many documents: whether each is a result before the limit is applied
+/// (JS `queryMatches`, ``Query/matches(_:in:)``), with its orderBys normalized once.
+public struct QueryMatcher: Sendable {
+    let plan: QueryPlan
+
+    /// Tests documents of `database` against `query`.
+    public init(_ query: Query, database: DatabaseID) {
+        plan = QueryPlan(query, database: database)
+    }
+
+    /// The query.
+    public var query: Query { plan.query }
+
+    /// True when `document` (with at least the fields the query reads) is in the query's scope,
+    /// has every orderBy field, passes the filters and lies within the cursors.
+    public func matches(_ document: Document) -> Bool {
+        plan.query.matchesPath(document.path) && plan.matchesContent(document)
+    }
+}
+
 /// The documents that can still be among a query's results while documents stream past, before
 /// all of them are known: without a limit, every match; with one, the best `limit` matches so
 /// far in query order (the last `limit` with ``LimitType/last``), cursors applied.
@@ -24,27 +44,31 @@ public struct RunningResults<Tag> {
         case notAmongBest
     }
 
-    private let plan: QueryPlan
+    /// The query's test of each document.
+    public let matcher: QueryMatcher
     private var best: TopN<(document: Document, tag: Tag)>?
 
     /// Results of `query` over documents of `database`.
     public init(_ query: Query, database: DatabaseID) {
-        let plan = QueryPlan(query, database: database)
-        self.plan = plan
+        let matcher = QueryMatcher(query, database: database)
+        self.matcher = matcher
         if let limit = query.limit {
             let keepsLast = query.limitType == .last
             best = TopN(capacity: Int(limit)) { lhs, rhs in
-                plan.compare(lhs.document, rhs.document) == (keepsLast ? .greater : .less)
+                matcher.plan.compare(lhs.document, rhs.document) == (keepsLast ? .greater : .less)
             }
         }
     }
 
-    /// The query.
-    public var query: Query { plan.query }
-
     /// Offers `document` (with at least the fields the query reads), tagged `tag`.
     public mutating func offer(_ document: Document, tag: Tag) -> Outcome {
-        guard plan.query.matchesPath(document.path), plan.matchesContent(document) else { return .notMatching }
+        guard matcher.matches(document) else { return .notMatching }
+        return rank(document, tag: tag)
+    }
+
+    /// Offers `document`, which ``QueryMatcher/matches(_:)`` (tested apart, e.g. on another
+    /// core): it is kept, or not among the best.
+    public mutating func rank(_ document: Document, tag: Tag) -> Outcome {
         switch best?.insert((document, tag)) {
         case nil, .added?: return .kept(displacing: nil)
         case .displaced(let displaced)?: return .kept(displacing: displaced.tag)

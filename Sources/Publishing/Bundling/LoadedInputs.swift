@@ -25,8 +25,10 @@ struct LoadedInputs: Sendable {
     private let candidates: [ExposureScan.Candidate]
     /// The documents read, de-duplicated, candidates or not.
     let documentCount: Int
-    /// The paths of the collections holding documents read, candidates or not.
-    private let collections: Set<ResourcePath>
+    /// The collections of the documents read that are not candidates, as far as checking the
+    /// named queries' collections needs them: their IDs (UTF-8, compared byte for byte as the
+    /// store compares them), and the queried collections among them.
+    private let collectionsWithoutCandidates: (ids: Set<[UInt8]>, queried: Set<ResourcePath>)
     var snapshotTime: Timestamp
     /// The data files read: an export folder counts as the `output-N` files it holds.
     var fileCount: Int
@@ -58,22 +60,27 @@ struct LoadedInputs: Sendable {
         progress(.inputsRead(documents: entries.count, files: files))
         snapshotTime = try Self.resolveSnapshotTime(
             config: config, exportTime: exportTimes.taken.min(), untimedExport: exportTimes.untimedExport, entries: entries)
-        // Where each candidate is set aside, and the collections of every document, are indexed
-        // on another core while this one indexes the candidates for queries.
+        // Where each candidate is set aside, and the collections of the others, are indexed on
+        // another core while this one indexes the candidates for queries.
+        let queried = Set(config.bundles.flatMap(\.queries).map(\.query).filter { !$0.allDescendants }.map(\.collectionPath))
         let indexing = BackgroundMap(count: 1) { _ in
             var archived: [ResourcePath: DocumentSet.Archived] = [:]
-            var collections: Set<ResourcePath> = []
-            var collection = ResourcePath.root
+            var others: (ids: Set<[UInt8]>, queried: Set<ResourcePath>) = ([], [])
+            var lastID = ""
             for entry in entries {
                 let path = entry.document.path
-                if let set = entry.archived { archived[path] = set }
-                // Documents of a collection mostly come one after another.
-                if !collection.isImmediateParent(of: path) {
-                    collection = path.parent
-                    collections.insert(collection)
+                guard let set = entry.archived else {
+                    // Documents of a collection mostly come one after another.
+                    if !UTF8Order.equal(path.segments[path.count - 2], lastID) {
+                        lastID = path.segments[path.count - 2]
+                        others.ids.insert(Array(lastID.utf8))
+                    }
+                    for collection in queried where collection.isImmediateParent(of: path) { others.queried.insert(collection) }
+                    continue
                 }
+                archived[path] = set
             }
-            return (archived, collections)
+            return (archived, others)
         }
         store = DocumentStore(database: config.database)
         for entry in entries where entry.archived != nil {
@@ -84,7 +91,7 @@ struct LoadedInputs: Sendable {
         }
         fields = documents.fields
         self.archive = archive
-        (archived, collections) = indexing.results()[0]
+        (archived, collectionsWithoutCandidates) = indexing.results()[0]
         self.candidates = candidates
         documentCount = entries.count
         fileCount = files
@@ -185,12 +192,13 @@ struct LoadedInputs: Sendable {
         for bundle in config.bundles {
             for named in bundle.queries {
                 let query = named.query
+                let others = collectionsWithoutCandidates
                 let known = query.allDescendants
-                    ? collections.contains { UTF8Order.equal($0.lastSegment!, query.collectionID) }
-                    : collections.contains(query.parent.appending(query.collectionID))
+                    ? store.hasCollectionGroup(query.collectionID) || others.ids.contains(Array(query.collectionID.utf8))
+                    : store.hasCollection(query.collectionPath) || others.queried.contains(query.collectionPath)
                 guard known else {
                     let what = query.allDescendants ? "collection group \"\(query.collectionID)\"" : "collection \"\(query.parent.appending(query.collectionID))\""
-                    let suggestions = Set(collections.compactMap(\.lastSegment)).sorted().joined(separator: ", ")
+                    let suggestions = store.collectionIDs.union(others.ids.map { String(decoding: $0, as: UTF8.self) }).sorted().joined(separator: ", ")
                     throw .config(ConfigError(
                         "named query \"\(named.name)\" reads \(what), which has no documents in the inputs (collections present: \(suggestions))",
                         at: named.location))

@@ -23,17 +23,19 @@ import QueryEngine
 /// query keeps every match.
 struct CandidateRules: Sendable {
     /// How a named query judges documents.
-    struct Rule: Sendable {
-        var query: Query
-        /// True when the query's values are known before reading: a document must match it.
-        var known: Bool
+    enum Rule: Sendable {
+        /// Values known only once the inputs are read: any document in its scope.
+        case scope(Query)
+        /// Values known before reading, no limit to rank by (none, or `duplicates: last-wins`):
+        /// a document that matches it.
+        case matches(QueryMatcher)
+        /// Values known before reading, with a limit: a document that matches it while it is
+        /// among the best `limit` read so far.
+        case best(QueryMatcher)
     }
 
     let rules: [Rule]
     let database: DatabaseID
-    /// True when a known query with a limit keeps only its best `limit` documents
-    /// (`duplicates: error`: a document read is never replaced).
-    let keepsBest: Bool
     /// Listed by `documents:`.
     private let listed: Set<ResourcePath>
     private let previous: SiteHistory?
@@ -45,23 +47,35 @@ struct CandidateRules: Sendable {
         guard config.fanOuts.isEmpty else { return nil }
         let known: [String: Query]
         do throws(ConfigError) { known = try config.queriesKnownBeforeReading() } catch { throw .config(error) }
-        let named = config.bundles.flatMap(\.queries)
-        rules = named.map { spec in known[spec.name].map { Rule(query: $0, known: true) } ?? Rule(query: spec.query, known: false) }
+        // Under last-wins a later version can take the place of one of a limit query's best.
+        let ranks = config.duplicates == .error
+        rules = config.bundles.flatMap(\.queries).map { spec in
+            guard let query = known[spec.name] else { return .scope(spec.query) }
+            let matcher = QueryMatcher(query, database: config.database)
+            return query.limit != nil && ranks ? .best(matcher) : .matches(matcher)
+        }
         database = config.database
-        keepsBest = config.duplicates == .error
         listed = Set(config.bundles.flatMap(\.documents))
         self.previous = previous
     }
 
-    /// True when the document at `path` can be a candidate: in a named query's scope, listed,
-    /// or published before.
-    func mayHold(_ path: ResourcePath) -> Bool {
-        rules.contains { $0.query.matchesPath(path) } || isPinned(path)
+    /// What the rules say of `document` (whole, or with at least the fields the queries read) on
+    /// its own; pure, so it is found for many documents at once on every core.
+    func verdict(on document: Document) -> Verdict {
+        var verdict = Verdict(certain: isPinned(document.path), ranked: [])
+        for (index, rule) in rules.enumerated() {
+            switch rule {
+            case .scope(let query): if query.matchesPath(document.path) { verdict.certain = true }
+            case .matches(let matcher): if matcher.matches(document) { verdict.certain = true }
+            case .best(let matcher): if matcher.matches(document) { verdict.ranked.append(index) }
+            }
+        }
+        return verdict
     }
 
     /// True when the document at `path` is a candidate whatever it holds: listed, or published
     /// before.
-    func isPinned(_ path: ResourcePath) -> Bool {
+    private func isPinned(_ path: ResourcePath) -> Bool {
         listed.contains(path) || (previous?.bundles.values.contains { $0.current[path] != nil || $0.earlier[path] != nil } ?? false)
     }
 
@@ -79,7 +93,23 @@ struct CandidateRules: Sendable {
     }
 }
 
-/// Judges documents against ``CandidateRules`` as they are read, in reading order: each is a
+/// What ``CandidateRules`` say of a document on its own, before it is weighed against the
+/// documents read before it (``CandidateTracker``).
+struct Verdict: Sendable {
+    /// A candidate whatever is read with it: listed, published before, in the scope of a query
+    /// known only after reading, or a match of one without a limit to rank by.
+    var certain: Bool
+    /// The rules of the limit queries it matches: a candidate while among the best of one.
+    var ranked: [Int]
+
+    /// True when no rule can make the document a candidate.
+    var isNone: Bool { !certain && ranked.isEmpty }
+
+    /// The verdict on every document without rules: a candidate.
+    static let candidate = Verdict(certain: true, ranked: [])
+}
+
+/// Weighs documents against ``CandidateRules`` as they are read, in reading order: each is a
 /// candidate or not, and one that is a candidate only as one of a limit query's best so far
 /// stops being one when `limit` better ones have been read.
 ///
@@ -87,7 +117,7 @@ struct CandidateRules: Sendable {
 struct CandidateTracker {
     /// Nil: every document is a candidate.
     private let rules: CandidateRules?
-    /// Per rule of a known query, the documents it can still return.
+    /// Per rule of a limit query, the best documents so far.
     private var results: [RunningResults<Int>?]
     /// The documents some limit query holds among its best so far, by tag.
     private var held: [Int: Holding] = [:]
@@ -96,42 +126,30 @@ struct CandidateTracker {
         /// The limit queries holding it.
         var queries: Int
         /// True when it is a candidate for another reason too.
-        var otherwise: Bool
+        var certain: Bool
     }
 
     init(_ rules: CandidateRules?) {
         self.rules = rules
         results = (rules?.rules ?? []).map { rule in
-            guard rule.known, let rules else { return nil }
-            var query = rule.query
-            if !rules.keepsBest { query.limit = nil }
-            return RunningResults(query, database: rules.database)
+            guard case .best(let matcher) = rule, let rules else { return nil }
+            return RunningResults(matcher.query, database: rules.database)
         }
     }
 
-    /// Judges `document` (with at least the fields the queries read), tagged `tag`. Returns
-    /// whether it is a candidate, and the tags of documents judged before that no longer are.
-    mutating func judge(_ document: Document, tag: Int) -> (isCandidate: Bool, dropped: [Int]) {
-        guard let rules else { return (true, []) }
-        guard rules.mayHold(document.path) else { return (false, []) }
-        var otherwise = rules.isPinned(document.path)
+    /// Weighs `document` (with at least the fields the queries read), tagged `tag`, of which
+    /// the rules said `verdict` (``CandidateRules/verdict(on:)``). Returns whether it is a candidate, and the tags of documents
+    /// weighed before that no longer are.
+    mutating func admit(_ document: Document, _ verdict: Verdict, tag: Int) -> (isCandidate: Bool, dropped: [Int]) {
         var queries = 0
         var dropped: [Int] = []
-        for index in rules.rules.indices {
-            guard results[index] != nil else {
-                if rules.rules[index].query.matchesPath(document.path) { otherwise = true }
-                continue
-            }
-            guard case .kept(let displaced) = results[index]!.offer(document, tag: tag) else { continue }
-            guard results[index]!.query.limit != nil else {
-                otherwise = true
-                continue
-            }
+        for index in verdict.ranked {
+            guard case .kept(let displaced) = results[index]!.rank(document, tag: tag) else { continue }
             queries += 1
             if let displaced, release(displaced) { dropped.append(displaced) }
         }
-        if queries > 0 { held[tag] = Holding(queries: queries, otherwise: otherwise) }
-        return (otherwise || queries > 0, dropped)
+        if queries > 0 { held[tag] = Holding(queries: queries, certain: verdict.certain) }
+        return (verdict.certain || queries > 0, dropped)
     }
 
     /// One limit query no longer holds `tag`: true when that leaves it no candidate.
@@ -143,6 +161,6 @@ struct CandidateTracker {
             return false
         }
         held[tag] = nil
-        return !holding.otherwise
+        return !holding.certain
     }
 }

@@ -93,54 +93,72 @@ struct DocumentSet {
         return (entries, candidates, try archive.finish())
     }
 
-    /// Judges the documents added since the last time and sets the candidates aside: takes the
-    /// fields the queries read of each on every core, judges them in reading order, then encodes
-    /// and scans the candidates on every core and appends them to the archive in order.
+    /// Judges the documents added since the last time and sets the candidates aside. On every
+    /// core: the rules' verdict on each, the fields the queries read of it, and a document that is
+    /// a candidate whatever is read with it encoded and scanned. Then, in reading order, the
+    /// verdicts are weighed, and the candidates among a limit query's best are encoded and
+    /// scanned on every core. They are appended to the archive in reading order.
     private mutating func settle() throws(BuildError) {
         let documents = unsettled.map { entries[$0].document }
         let (fields, rules) = (fields, rules)
         let run = 256
-        let kept = parallelMap(count: (documents.count + run - 1) / run, threads: Processors.online) { index in
-            documents[(index * run)..<min(documents.count, (index + 1) * run)].map { document in
+        let judged = Array(parallelMap(count: (documents.count + run - 1) / run, threads: Processors.online) { index in
+            var scratch = JSONWriter(reservingCapacity: 4096)
+            var names = ExposureScan.NameJudgements()
+            return documents[(index * run)..<min(documents.count, (index + 1) * run)].map { document in
+                let verdict = rules?.verdict(on: document) ?? .candidate
                 var kept = document
-                // A document no query can return and none pins keeps no fields.
-                kept.fields = rules?.mayHold(document.path) ?? true ? document.fields.keepingOnly(fields) : MapValue()
-                return kept
+                // A document no rule can make a candidate keeps no fields.
+                kept.fields = verdict.isNone ? MapValue() : document.fields.keepingOnly(fields)
+                return (kept: kept, verdict: verdict, whole: verdict.certain ? Whole(document, scratch: &scratch, names: &names) : nil)
             }
-        }.joined()
+        }.joined())
         var chosen: [Int] = []
         var droppedNow: Set<Int> = []
-        for (index, (position, document)) in zip(unsettled, kept).enumerated() {
+        for (index, position) in unsettled.enumerated() {
+            let document = judged[index].kept
             entries[position].document = document
-            let verdict = tracker.judge(document, tag: position)
-            for dropped in verdict.dropped {
+            let admitted = tracker.admit(document, judged[index].verdict, tag: position)
+            for dropped in admitted.dropped {
                 entries[dropped].document.fields = MapValue()
                 entries[dropped].archived = nil
                 droppedNow.insert(dropped)
             }
-            if verdict.isCandidate { chosen.append(index) } else { entries[position].document.fields = MapValue() }
+            if admitted.isCandidate { chosen.append(index) } else { entries[position].document.fields = MapValue() }
         }
         let shipping = chosen.filter { !droppedNow.contains(unsettled[$0]) }
-        let prepared = parallelMap(count: (shipping.count + run - 1) / run, threads: Processors.online) { index in
+        let ranked = shipping.filter { judged[$0].whole == nil }
+        var wholes = Dictionary(uniqueKeysWithValues: zip(ranked, parallelMap(count: (ranked.count + run - 1) / run, threads: Processors.online) { index in
             var scratch = JSONWriter(reservingCapacity: 4096)
             var names = ExposureScan.NameJudgements()
-            return shipping[(index * run)..<min(shipping.count, (index + 1) * run)].map { index in
-                scratch.removeAll()
-                documents[index].fields.encodeFields(into: &scratch)
-                return (encoded: scratch.bytes, candidates: ExposureScan.candidates(in: documents[index].fields, names: &names))
-            }
-        }
-        for (index, document) in zip(shipping, prepared.joined()) {
-            let exposure = document.candidates.map { candidate in
+            return ranked[(index * run)..<min(ranked.count, (index + 1) * run)].map { Whole(documents[$0], scratch: &scratch, names: &names) }
+        }.joined()))
+        for index in shipping {
+            let whole = judged[index].whole ?? wholes.removeValue(forKey: index)!
+            let exposure = whole.candidates.map { candidate in
                 if let index = candidateIndex[candidate] { return index }
                 candidates.append(candidate)
                 candidateIndex[candidate] = Int32(candidates.count - 1)
                 return Int32(candidates.count - 1)
             }
-            entries[unsettled[index]].archived = Archived(position: try archive.append(document.encoded), exposure: exposure)
+            entries[unsettled[index]].archived = Archived(position: try archive.append(whole.encoded), exposure: exposure)
         }
         unsettled.removeAll(keepingCapacity: true)
         // The whole documents go: freed on another core while reading goes on.
         BackgroundRelease.release(documents)
+    }
+}
+
+/// A document's fields encoded as a bundle carries them, and those that look sensitive.
+private struct Whole: Sendable {
+    var encoded: [UInt8]
+    var candidates: [ExposureScan.Candidate]
+
+    /// `document` encoded (with `scratch`) and scanned (with `names`).
+    init(_ document: Document, scratch: inout JSONWriter, names: inout ExposureScan.NameJudgements) {
+        scratch.removeAll()
+        document.fields.encodeFields(into: &scratch)
+        encoded = scratch.bytes
+        candidates = ExposureScan.candidates(in: document.fields, names: &names)
     }
 }

@@ -306,10 +306,11 @@ struct PartialWriter: ~Copyable {
             files.append(PartialFiles.Header.File(path: name, piece: piece))
             fileIndexes[name] = index
         }
-        var kept = exported.document
-        kept.fields = rules?.mayHold(kept.path) ?? true ? kept.fields.keepingOnly(config.fieldsRead) : MapValue()
+        let verdict = rules?.verdict(on: exported.document) ?? .candidate
         var written = exported
-        if !tracker.judge(kept, tag: count).isCandidate { written.document.fields = MapValue() }
+        var kept = exported.document
+        kept.fields = verdict.isNone ? MapValue() : kept.fields.keepingOnly(config.fieldsRead)
+        if !tracker.admit(kept, verdict, tag: count).isCandidate { written.document.fields = MapValue() }
         ExportedDocumentLog.append(written, file: index, to: &buffer)
         count += 1
         if buffer.count >= 1 << 20 { try flush() }
