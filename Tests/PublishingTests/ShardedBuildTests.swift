@@ -142,7 +142,7 @@ struct ShardedBuildTests {
         try Self.generatedProject(directory)
         let config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
         let layout = try InputLayout.expand(config)
-        let describe = { (documents: DocumentSet) in documents.entries.map { "\($0.document.path) \($0.location)" } }
+        let describe = { (documents: DocumentSet) in (0..<documents.count).map { "\(documents[$0].path) \(documents[$0].location)" } }
         let whole = describe(try Partial.readAll(of: layout, config: config, keeping: config.fieldsRead, candidates: nil, in: directory.path) { _ in }.documents)
         #expect(whole.count == 420)
         for count in [2, 5, 16, 97] {

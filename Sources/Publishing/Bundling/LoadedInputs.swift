@@ -25,10 +25,10 @@ struct LoadedInputs: Sendable {
     private let candidates: [ExposureScan.Candidate]
     /// The documents read, de-duplicated, candidates or not.
     let documentCount: Int
-    /// The collections of the documents read that are not candidates, as far as checking the
-    /// named queries' collections needs them: their IDs (UTF-8, compared byte for byte as the
-    /// store compares them), and the queried collections among them.
-    private let collectionsWithoutCandidates: (ids: Set<[UInt8]>, queried: Set<ResourcePath>)
+    /// The collections of the documents read, candidates or not, as far as checking the named
+    /// queries' collections needs them: their IDs (UTF-8, compared byte for byte as the store
+    /// compares them), and the queried ones (``PipelineLanguage/PipelineConfig/queriedCollections``).
+    private let collectionsRead: (ids: Set<[UInt8]>, queried: Set<ResourcePath>)
     var snapshotTime: Timestamp
     /// The data files read: an export folder counts as the `output-N` files it holds.
     var fileCount: Int
@@ -57,43 +57,29 @@ struct LoadedInputs: Sendable {
         progress: (BuildEvent) -> Void
     ) throws(BuildError) {
         let (entries, candidates, archive) = try documents.finish()
-        progress(.inputsRead(documents: entries.count, files: files))
+        progress(.inputsRead(documents: documents.count, files: files))
         snapshotTime = try Self.resolveSnapshotTime(
-            config: config, exportTime: exportTimes.taken.min(), untimedExport: exportTimes.untimedExport, entries: entries)
-        // Where each candidate is set aside, and the collections of the others, are indexed on
-        // another core while this one indexes the candidates for queries.
-        let queried = Set(config.bundles.flatMap(\.queries).map(\.query).filter { !$0.allDescendants }.map(\.collectionPath))
+            config: config, exportTime: exportTimes.taken.min(), untimedExport: exportTimes.untimedExport, documents: documents)
+        (documentCount, collectionsRead, self.fields) = (documents.count, (documents.collectionIDs, documents.watchedFound), documents.fields)
+        // What the set kept of every document goes before the candidates are indexed.
+        _ = consume documents
+        // Where each candidate is set aside is indexed on another core while this one indexes
+        // the candidates for queries.
         let indexing = BackgroundMap(count: 1) { _ in
-            var archived: [ResourcePath: DocumentSet.Archived] = [:]
-            var others: (ids: Set<[UInt8]>, queried: Set<ResourcePath>) = ([], [])
-            var lastID = ""
-            for entry in entries {
-                let path = entry.document.path
-                guard let set = entry.archived else {
-                    // Documents of a collection mostly come one after another.
-                    if !UTF8Order.equal(path.segments[path.count - 2], lastID) {
-                        lastID = path.segments[path.count - 2]
-                        others.ids.insert(Array(lastID.utf8))
-                    }
-                    for collection in queried where collection.isImmediateParent(of: path) { others.queried.insert(collection) }
-                    continue
-                }
-                archived[path] = set
-            }
-            return (archived, others)
+            var archived: [ResourcePath: DocumentSet.Archived] = Dictionary(minimumCapacity: entries.count)
+            for entry in entries { archived[entry.document.path] = entry.archived }
+            return archived
         }
         store = DocumentStore(database: config.database)
-        for entry in entries where entry.archived != nil {
+        for entry in entries {
             var document = entry.document
             document.updateTime = document.updateTime ?? snapshotTime
             document.createTime = document.createTime ?? document.updateTime
             store.insert(document)
         }
-        fields = documents.fields
         self.archive = archive
-        (archived, collectionsWithoutCandidates) = indexing.results()[0]
+        archived = indexing.results()[0]
         self.candidates = candidates
-        documentCount = entries.count
         fileCount = files
         inputBytes = bytes
     }
@@ -192,13 +178,14 @@ struct LoadedInputs: Sendable {
         for bundle in config.bundles {
             for named in bundle.queries {
                 let query = named.query
-                let others = collectionsWithoutCandidates
+                // A for_each's queries are not among those watched while reading: every document
+                // is in the store then.
                 let known = query.allDescendants
-                    ? store.hasCollectionGroup(query.collectionID) || others.ids.contains(Array(query.collectionID.utf8))
-                    : store.hasCollection(query.collectionPath) || others.queried.contains(query.collectionPath)
+                    ? collectionsRead.ids.contains(Array(query.collectionID.utf8))
+                    : store.hasCollection(query.collectionPath) || collectionsRead.queried.contains(query.collectionPath)
                 guard known else {
                     let what = query.allDescendants ? "collection group \"\(query.collectionID)\"" : "collection \"\(query.parent.appending(query.collectionID))\""
-                    let suggestions = store.collectionIDs.union(others.ids.map { String(decoding: $0, as: UTF8.self) }).sorted().joined(separator: ", ")
+                    let suggestions = collectionsRead.ids.map { String(decoding: $0, as: UTF8.self) }.sorted().joined(separator: ", ")
                     throw .config(ConfigError(
                         "named query \"\(named.name)\" reads \(what), which has no documents in the inputs (collections present: \(suggestions))",
                         at: named.location))
@@ -212,10 +199,9 @@ struct LoadedInputs: Sendable {
     /// (readTime = T must not precede what was read) and T must be after the epoch.
     /// `untimedExport` names an export folder whose metadata records no start time.
     private static func resolveSnapshotTime(
-        config: PipelineConfig, exportTime: Timestamp?, untimedExport: String?, entries: [DocumentSet.Entry]
+        config: PipelineConfig, exportTime: Timestamp?, untimedExport: String?, documents: DocumentSet
     ) throws(BuildError) -> Timestamp {
-        let newest = entries.compactMap(\.document.updateTime).max()
-        guard let snapshotTime = config.snapshotTime ?? exportTime ?? newest else {
+        guard let snapshotTime = config.snapshotTime ?? exportTime ?? documents.newestUpdateTime else {
             let export = untimedExport.map { "the export \($0) records no usable start time (older Emulator Suite versions write none) and " } ?? ""
             throw .data(
                 "\(export)no input document has an updateTime, so the snapshot time cannot be derived; set snapshot_time: in \(config.file) to when the export was taken",
@@ -224,11 +210,11 @@ struct LoadedInputs: Sendable {
         guard snapshotTime.isPositive else {
             throw .data("the snapshot time \(snapshotTime) must be after 1970-01-01T00:00:00Z; clients reject zero times", location: nil)
         }
-        if let late = entries.first(where: { ($0.document.updateTime ?? $0.document.createTime).map { $0 > snapshotTime } ?? false }) {
-            let (late, location) = (late.document, late.location)
+        if let number = documents.first(where: { create, update in (update ?? create).map { $0 > snapshotTime } ?? false }) {
+            let late = documents[number]
             throw .data(
                 "document \(late.path) was updated at \((late.updateTime ?? late.createTime)!), after snapshot_time \(snapshotTime); a bundle's read time must not precede its documents (raise snapshot_time or remove it to use the newest updateTime)",
-                location: location)
+                location: late.location)
         }
         return snapshotTime
     }

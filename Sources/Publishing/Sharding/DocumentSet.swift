@@ -8,22 +8,23 @@ import PipelineLanguage
 /// appeared, each in its last version under `last-wins` (a later one takes its first one's
 /// place), or an error at the second appearance under `error`.
 ///
-/// Each document is judged as it is read (``CandidateTracker``): only candidates, the documents
-/// that can ship, are set aside whole, encoded as a bundle carries them, in a
-/// ``DocumentArchive``, and keep in memory the fields the queries read (`keeping`) and the
-/// fields that look sensitive when published whole. Of the others the set keeps the path, times
-/// and where it was read. That work is done for runs of documents on every core.
+/// Of every document the set keeps a compact record: its path (``PathTable``), its times and
+/// where it was read, what duplicates, the snapshot time and the count need; and the IDs of the
+/// collections that hold documents, and which of the `watched` ones do. Each document is judged
+/// as it is read (``CandidateTracker``): only the candidates, the documents that can ship, are
+/// set aside whole, encoded as a bundle carries them, in a ``DocumentArchive``, and kept as
+/// ``Entry``s with the fields the queries read (`keeping`) and the fields that look sensitive
+/// when published whole. That work is done for runs of documents on every core.
 ///
 /// One process adds every document in reading order; a merge adds the documents of every
 /// shard's partial in shard order, which is the same order.
 struct DocumentSet {
-    /// One document of the set.
+    /// A candidate.
     struct Entry: Sendable {
-        /// The document with only the fields the queries read (whole until it is judged), or
-        /// none when it is no candidate.
+        /// The document with only the fields the queries read.
         var document: Document
-        var location: SourceLocation
-        /// Nil until the document is set aside, and for a document that is no candidate.
+        /// Nil once the document is no candidate any more (a limit query's better ones came, or
+        /// a later version took its place).
         var archived: Archived?
     }
 
@@ -34,78 +35,174 @@ struct DocumentSet {
         var exposure: [Int32]
     }
 
+    /// One document read, as ``subscript(_:)`` gives it back.
+    struct Read {
+        var path: ResourcePath
+        var createTime: Timestamp?
+        var updateTime: Timestamp?
+        /// Where its version was read.
+        var location: SourceLocation
+    }
+
+    /// What the set keeps of every document.
+    private struct Record {
+        var createTime: Timestamp?
+        var updateTime: Timestamp?
+        /// The line, or with `column` -1 the byte offset in a binary file.
+        var line: Int
+        var column: Int32
+        /// Into `files`.
+        var file: Int32
+        /// Into `entries` while the document is a candidate, else -1.
+        var entry: Int32
+    }
+
     let duplicates: DuplicatePolicy
-    /// The fields kept of each document in memory.
+    /// The fields kept of each candidate in memory.
     let fields: [FieldPath]
     /// What makes a document a candidate (nil: every document is one).
     let rules: CandidateRules?
     private var tracker: CandidateTracker
+    private var paths = PathTable()
+    /// By path number.
+    private var records: [Record] = []
+    private var files: [String] = []
+    private var fileNumbers: [String: Int32] = [:]
     private(set) var entries: [Entry] = []
     /// Every distinct exposure candidate of the documents.
     private(set) var candidates: [ExposureScan.Candidate] = []
     private var candidateIndex: [ExposureScan.Candidate: Int32] = [:]
-    /// Where each path is in `entries`.
-    private var positions: [ResourcePath: Int] = [:]
-    /// The positions in `entries` of documents not judged yet, in the order they were added.
-    private var unsettled: [Int] = []
+    /// The IDs (UTF-8, told apart byte for byte as the store does) of the collections holding
+    /// documents read, and the collections of `watched` that hold some.
+    private(set) var collectionIDs: Set<[UInt8]> = []
+    private(set) var watchedFound: Set<ResourcePath> = []
+    private let watched: [ResourcePath]
+    private var lastCollectionID = ""
+    /// The documents not judged yet, in the order they were added, with their path numbers.
+    private var unsettled: [(number: Int, document: Document)] = []
     private let archive: DocumentArchive.Writer
-    /// Documents set aside together.
+    /// Documents judged together.
     private static let batch = 4_096
 
     /// An empty set that keeps `fields` of each candidate of `rules` (nil: of every document) in
-    /// memory, and sets its fields aside in a file in `directory`.
-    init(duplicates: DuplicatePolicy, keeping fields: [FieldPath], candidates rules: CandidateRules?, in directory: String) throws(BuildError) {
+    /// memory and sets its fields aside in a file in `directory`, noting which collections of
+    /// `watched` hold documents.
+    init(
+        duplicates: DuplicatePolicy, keeping fields: [FieldPath], candidates rules: CandidateRules?, watching watched: [ResourcePath], in directory: String
+    ) throws(BuildError) {
         self.duplicates = duplicates
         self.fields = fields
         self.rules = rules
+        self.watched = watched
         tracker = CandidateTracker(rules)
         archive = try DocumentArchive.Writer(directory: directory)
     }
 
     /// The documents in the set.
-    var count: Int { entries.count }
+    var count: Int { paths.count }
 
     mutating func add(_ exported: ExportedDocument) throws(BuildError) {
-        let path = exported.document.path
-        let entry = Entry(document: exported.document, location: exported.location, archived: nil)
-        if let position = positions[path] {
+        let document = exported.document
+        let (number, inserted) = paths.insert(document.path)
+        let record = record(of: exported)
+        if inserted {
+            records.append(record)
+            note(document.path)
+        } else {
             guard duplicates == .lastWins else {
                 throw .data(
-                    "document \(path) appears twice (first at \(entries[position].location)); remove one or set duplicates: last-wins",
+                    "document \(document.path) appears twice (first at \(location(of: records[number]))); remove one or set duplicates: last-wins",
                     location: exported.location)
             }
-            entries[position] = entry
-            unsettled.append(position)
-        } else {
-            positions[path] = entries.count
-            unsettled.append(entries.count)
-            entries.append(entry)
+            // The later version takes the earlier one's place.
+            drop(number)
+            records[number] = record
         }
+        unsettled.append((number, document))
         if unsettled.count >= Self.batch { try settle() }
     }
 
-    /// The entries, every candidate set aside, and the archive that holds their fields. The set
-    /// takes no more documents.
+    /// Document `number` (of ``count``, in the order their paths first appeared), in its version.
+    subscript(number: Int) -> Read {
+        let record = records[number]
+        return Read(path: paths[number], createTime: record.createTime, updateTime: record.updateTime, location: location(of: record))
+    }
+
+    /// The number of the first document, in that order, whose version's times pass `test`.
+    func first(where test: (_ createTime: Timestamp?, _ updateTime: Timestamp?) -> Bool) -> Int? {
+        records.firstIndex { test($0.createTime, $0.updateTime) }
+    }
+
+    /// The newest `updateTime` of the documents.
+    var newestUpdateTime: Timestamp? {
+        records.lazy.compactMap(\.updateTime).max()
+    }
+
+    /// The candidates, each set aside, and the archive that holds their fields. The set takes no
+    /// more documents.
     mutating func finish() throws(BuildError) -> (entries: [Entry], candidates: [ExposureScan.Candidate], archive: DocumentArchive) {
         try settle()
-        positions = [:]
         candidateIndex = [:]
-        return (entries, candidates, try archive.finish())
+        return (entries.filter { $0.archived != nil }, candidates, try archive.finish())
+    }
+
+    private mutating func record(of exported: ExportedDocument) -> Record {
+        let location = exported.location
+        let file: Int32
+        if let known = fileNumbers[location.file] {
+            file = known
+        } else {
+            file = Int32(files.count)
+            files.append(location.file)
+            fileNumbers[location.file] = file
+        }
+        let document = exported.document
+        return Record(
+            createTime: document.createTime, updateTime: document.updateTime, line: location.byteOffset ?? location.line,
+            column: location.byteOffset == nil ? Int32(clamping: location.column) : -1, file: file, entry: -1)
+    }
+
+    private func location(of record: Record) -> SourceLocation {
+        record.column < 0
+            ? SourceLocation(file: files[Int(record.file)], byteOffset: record.line)
+            : SourceLocation(file: files[Int(record.file)], line: record.line, column: Int(record.column))
+    }
+
+    /// Notes the collection of a document at `path`.
+    private mutating func note(_ path: ResourcePath) {
+        let id = path.segments[path.count - 2]
+        // Documents of a collection mostly come one after another.
+        if !UTF8Order.equal(id, lastCollectionID) {
+            lastCollectionID = id
+            collectionIDs.insert(Array(id.utf8))
+        }
+        for collection in watched where collection.isImmediateParent(of: path) { watchedFound.insert(collection) }
+    }
+
+    /// Document `number` is no candidate any more.
+    private mutating func drop(_ number: Int) {
+        let entry = Int(records[number].entry)
+        guard entry >= 0 else { return }
+        entries[entry].document.fields = MapValue()
+        entries[entry].archived = nil
+        records[number].entry = -1
     }
 
     /// Judges the documents added since the last time and sets the candidates aside. On every
     /// core: the rules' verdict on each, the fields the queries read of it, and a document that is
     /// a candidate whatever is read with it encoded and scanned. Then, in reading order, the
     /// verdicts are weighed, and the candidates among a limit query's best are encoded and
-    /// scanned on every core. They are appended to the archive in reading order.
+    /// scanned on every core. They become entries in reading order.
     private mutating func settle() throws(BuildError) {
-        let documents = unsettled.map { entries[$0].document }
+        let batch = unsettled
+        unsettled.removeAll(keepingCapacity: true)
         let (fields, rules) = (fields, rules)
         let run = 256
-        let judged = Array(parallelMap(count: (documents.count + run - 1) / run, threads: Processors.online) { index in
+        let judged = Array(parallelMap(count: (batch.count + run - 1) / run, threads: Processors.online) { index in
             var scratch = JSONWriter(reservingCapacity: 4096)
             var names = ExposureScan.NameJudgements()
-            return documents[(index * run)..<min(documents.count, (index + 1) * run)].map { document in
+            return batch[(index * run)..<min(batch.count, (index + 1) * run)].map { item in
+                let document = item.document
                 let verdict = rules?.verdict(on: document) ?? .candidate
                 var kept = document
                 // A document no rule can make a candidate keeps no fields.
@@ -113,25 +210,27 @@ struct DocumentSet {
                 return (kept: kept, verdict: verdict, whole: verdict.certain ? Whole(document, scratch: &scratch, names: &names) : nil)
             }
         }.joined())
+        // Under last-wins a path can come twice in a batch: its last version counts.
+        var last: [Int: Int] = [:]
+        if duplicates == .lastWins {
+            for (index, item) in batch.enumerated() { last[item.number] = index }
+        }
         var chosen: [Int] = []
         var droppedNow: Set<Int> = []
-        for (index, position) in unsettled.enumerated() {
-            let document = judged[index].kept
-            entries[position].document = document
-            let admitted = tracker.admit(document, judged[index].verdict, tag: position)
+        for (index, item) in batch.enumerated() where last.isEmpty || last[item.number] == index {
+            let admitted = tracker.admit(judged[index].kept, judged[index].verdict, tag: item.number)
             for dropped in admitted.dropped {
-                entries[dropped].document.fields = MapValue()
-                entries[dropped].archived = nil
+                drop(dropped)
                 droppedNow.insert(dropped)
             }
-            if admitted.isCandidate { chosen.append(index) } else { entries[position].document.fields = MapValue() }
+            if admitted.isCandidate { chosen.append(index) }
         }
-        let shipping = chosen.filter { !droppedNow.contains(unsettled[$0]) }
+        let shipping = chosen.filter { !droppedNow.contains(batch[$0].number) }
         let ranked = shipping.filter { judged[$0].whole == nil }
         var wholes = Dictionary(uniqueKeysWithValues: zip(ranked, parallelMap(count: (ranked.count + run - 1) / run, threads: Processors.online) { index in
             var scratch = JSONWriter(reservingCapacity: 4096)
             var names = ExposureScan.NameJudgements()
-            return ranked[(index * run)..<min(ranked.count, (index + 1) * run)].map { Whole(documents[$0], scratch: &scratch, names: &names) }
+            return ranked[(index * run)..<min(ranked.count, (index + 1) * run)].map { Whole(batch[$0].document, scratch: &scratch, names: &names) }
         }.joined()))
         for index in shipping {
             let whole = judged[index].whole ?? wholes.removeValue(forKey: index)!
@@ -141,11 +240,11 @@ struct DocumentSet {
                 candidateIndex[candidate] = Int32(candidates.count - 1)
                 return Int32(candidates.count - 1)
             }
-            entries[unsettled[index]].archived = Archived(position: try archive.append(whole.encoded), exposure: exposure)
+            records[batch[index].number].entry = Int32(entries.count)
+            entries.append(Entry(document: judged[index].kept, archived: Archived(position: try archive.append(whole.encoded), exposure: exposure)))
         }
-        unsettled.removeAll(keepingCapacity: true)
         // The whole documents go: freed on another core while reading goes on.
-        BackgroundRelease.release(documents)
+        BackgroundRelease.release(batch)
     }
 }
 
@@ -160,5 +259,14 @@ private struct Whole: Sendable {
         document.fields.encodeFields(into: &scratch)
         encoded = scratch.bytes
         candidates = ExposureScan.candidates(in: document.fields, names: &names)
+    }
+}
+
+extension PipelineConfig {
+    /// The collections the named queries read, but for collection groups: a ``DocumentSet``
+    /// watches them, so that a query over one whose documents are no candidates is not taken
+    /// for a typo.
+    var queriedCollections: [ResourcePath] {
+        bundles.flatMap(\.queries).map(\.query).filter { !$0.allDescendants }.map(\.collectionPath)
     }
 }

@@ -18,7 +18,8 @@ struct Partial {
         of layout: InputLayout, config: PipelineConfig, keeping fields: [FieldPath], candidates rules: CandidateRules?,
         in directory: String, progress: (BuildEvent) -> Void
     ) throws(BuildError) -> Partial {
-        var documents = try DocumentSet(duplicates: config.duplicates, keeping: fields, candidates: rules, in: directory)
+        var documents = try DocumentSet(
+            duplicates: config.duplicates, keeping: fields, candidates: rules, watching: config.queriedCollections, in: directory)
         let read = try readSlice(.whole, of: layout, config: config, progress: progress) { exported, _ throws(BuildError) in
             try documents.add(exported)
         }

@@ -133,7 +133,8 @@ enum PartialFiles {
 
         let totalBytes = byIndex.values.reduce(0) { $0 + $1.header.documentsBytes }
         var bytesBefore = 0
-        var documents = try DocumentSet(duplicates: config.duplicates, keeping: config.fieldsRead, candidates: rules, in: setAside)
+        var documents = try DocumentSet(
+            duplicates: config.duplicates, keeping: config.fieldsRead, candidates: rules, watching: config.queriedCollections, in: setAside)
         var exportTimes = ExportTimes()
         // Per input, the newlines of its ranges read so far, in shard order.
         var newlinesBefore: [Int: Int] = [:]
