@@ -20,38 +20,33 @@ public struct QueryMatcher: Sendable {
     }
 }
 
-/// The documents that can still be among a query's results while documents stream past, before
-/// all of them are known: without a limit, every match; with one, the best `limit` matches so
-/// far in query order (the last `limit` with ``LimitType/last``), cursors applied.
+/// The documents that can still be among a query's results while the documents that match it
+/// (``QueryMatcher/matches(_:)``) stream past, before all of them are known: without a limit,
+/// every one; with one, the best `limit` so far in query order (the last `limit` with
+/// ``LimitType/last``).
 ///
 /// The results over a whole stream are among the documents kept at its end, and so among the
 /// documents kept over any part of it: a task that keeps its part's candidates keeps every
 /// result that part holds, and the results over the candidates of all parts are the results
 /// over everything (``DocumentStore/evaluate(_:)``).
 ///
-/// Documents are offered with a tag (where the caller keeps them), and an offer says which
+/// Documents are ranked with a tag (where the caller keeps them), and a ranking says which
 /// tagged document, if any, it pushed out.
 public struct RunningResults<Tag> {
-    /// What an offer did.
+    /// What a ranking did.
     public enum Outcome {
-        /// The document is not a result at any limit: out of scope, without an orderBy field,
-        /// failing a filter or outside the cursors.
-        case notMatching
         /// The document is among the results so far; the document tagged `displacing`, kept
         /// before, no longer is.
         case kept(displacing: Tag?)
-        /// The document matches, but `limit` better ones were offered before it.
+        /// `limit` better documents were ranked before it.
         case notAmongBest
     }
 
-    /// The query's test of each document.
-    public let matcher: QueryMatcher
     private var best: TopN<(document: Document, tag: Tag)>?
 
-    /// Results of `query` over documents of `database`.
-    public init(_ query: Query, database: DatabaseID) {
-        let matcher = QueryMatcher(query, database: database)
-        self.matcher = matcher
+    /// Results of the query `matcher` tests documents against.
+    public init(_ matcher: QueryMatcher) {
+        let query = matcher.query
         if let limit = query.limit {
             let keepsLast = query.limitType == .last
             best = TopN(capacity: Int(limit)) { lhs, rhs in
@@ -60,14 +55,7 @@ public struct RunningResults<Tag> {
         }
     }
 
-    /// Offers `document` (with at least the fields the query reads), tagged `tag`.
-    public mutating func offer(_ document: Document, tag: Tag) -> Outcome {
-        guard matcher.matches(document) else { return .notMatching }
-        return rank(document, tag: tag)
-    }
-
-    /// Offers `document`, which ``QueryMatcher/matches(_:)`` (tested apart, e.g. on another
-    /// core): it is kept, or not among the best.
+    /// Ranks `document`, which matches the query (with at least the fields it reads), tagged `tag`.
     public mutating func rank(_ document: Document, tag: Tag) -> Outcome {
         switch best?.insert((document, tag)) {
         case nil, .added?: return .kept(displacing: nil)

@@ -12,10 +12,10 @@ import Testing
 @Suite("Candidates: only what can ship is held")
 struct CandidateTests {
     static let oracleBundle = """
-          - id: "cat-{category}"
-            for_each: {field: category, collection: stories}
+          - id: "oracle-{value}"
+            for_each: {values: [x]}
             queries:
-              "cat-{category}": {collection: stories, where: [[category, ==, "{category}"]], limit: 1}
+              "oracle-{value}": {collection: stories, limit: 1}
 
         """
 
@@ -89,6 +89,7 @@ struct CandidateTests {
               comments: {collection_group: comments, where: [[approved, ==, true]], order_by: [[likes, desc]], limit: 9}
               s3-comments: {collection: stories/s3/comments}
               recent: {collection_group: comments, where: [[at, '>=', !timestamp now-40d]], order_by: [[at, desc]], limit: 3}
+              under-s1: {collection_group: comments, parent: stories/s1, order_by: [likes], start_at: {document: stories/s2/comments/c2}, limit: 3}
 
         """ + (oracle ? oracleBundle : "")
     }
@@ -139,6 +140,44 @@ struct CandidateTests {
             #expect(merged.inputDocuments == plain.inputDocuments)
             #expect(try Self.bundles(directory, "merged-\(shards)") == (try Self.bundles(directory, "plain")), "\(shards) shards")
         }
+    }
+
+    /// Under last-wins a later version takes its path's place even runs of documents later: a
+    /// candidate replaced by a version no query returns is no candidate any more.
+    @Test func aLaterVersionReplacesACandidateRunsOfDocumentsLater() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let stories = (0..<9_000).map { index in
+            NDJSON.document("stories/s\(index)", NDJSON.fields(["score": NDJSON.int(index % 1_000), "published": NDJSON.bool(true)]))
+        }
+        // The best stories of the first run, unpublished in the last run.
+        let edits = (0..<9_000).filter { $0 % 1_000 >= 995 && $0 < 4_000 }.map { index in
+            NDJSON.document("stories/s\(index)", NDJSON.fields(["score": NDJSON.int(index % 1_000), "published": NDJSON.bool(false)]), update: "2024-02-01T00:00:00Z")
+        }
+        try directory.write("exports/a-stories.ndjson", stories.joined(separator: "\n") + "\n")
+        try directory.write("exports/b-edits.ndjson", edits.joined(separator: "\n") + "\n")
+        let top = """
+            project: demo
+            previous: none
+            duplicates: last-wins
+            inputs:
+              - path: exports/*.ndjson
+                format: rest-ndjson
+            bundles:
+              - id: front
+                queries:
+                  top: {collection: stories, where: [[published, ==, true]], order_by: [[score, desc]], limit: 7}
+
+            """
+        try directory.write("pipeline.yml", top)
+        try directory.write("oracle.yml", top + Self.oracleBundle)
+        let plain = try Self.build(directory, config: "pipeline.yml", output: "plain")
+        _ = try Self.build(directory, config: "oracle.yml", output: "oracle")
+        #expect(plain.inputDocuments == 9_000)
+        let built = try Self.bundles(directory, "plain")
+        let expected = try Self.bundles(directory, "oracle")
+        #expect(built.count == 2)
+        for (name, bytes) in built { #expect(expected[name] == bytes, "\(name)") }
     }
 
     /// Leavers ship again: a document published before is a candidate whatever it holds now, in

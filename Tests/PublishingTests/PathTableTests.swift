@@ -41,3 +41,17 @@ struct PathTableTests {
         #expect(table.count == 4)
     }
 }
+
+extension PathTableTests {
+    /// Among 300,000 paths some share a 32-bit hash (about ten, for any seed of the process's
+    /// hasher): their bytes tell them apart.
+    @Test func pathsWhoseHashesCollideAreToldApart() {
+        var table = PathTable()
+        let paths = (0..<300_000).map { ResourcePath(segments: ["c", "d\($0)"]) }
+        for (number, path) in paths.enumerated() { #expect(table.insert(path) == (number, true)) }
+        for (number, path) in paths.enumerated() where table.insert(path) != (number, false) {
+            Issue.record("\(path) was found as \(table.insert(path))")
+        }
+        #expect(table.count == paths.count)
+    }
+}

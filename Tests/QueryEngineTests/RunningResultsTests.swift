@@ -27,20 +27,20 @@ struct RunningResultsTests {
         ]
     }
 
-    /// The tags kept at the end of `documents` (tagged by their index) streamed past `query`.
+    /// The tags kept at the end of the matches of `query` among `documents` (tagged by their
+    /// index), ranked as they stream past.
     func kept(_ query: Query, _ documents: ArraySlice<Document>) -> Set<Int> {
-        var running = RunningResults<Int>(query, database: Fixtures.database)
+        let matcher = QueryMatcher(query, database: Fixtures.database)
+        var running = RunningResults<Int>(matcher)
         var kept: Set<Int> = []
-        for (tag, document) in zip(documents.indices, documents) {
-            switch running.offer(document, tag: tag) {
+        for (tag, document) in zip(documents.indices, documents) where matcher.matches(document) {
+            switch running.rank(document, tag: tag) {
             case .kept(let displaced):
                 #expect(!kept.contains(tag))
                 kept.insert(tag)
                 if let displaced { #expect(kept.remove(displaced) != nil, "\(displaced) was kept") }
-            case .notMatching:
-                #expect(!query.matches(document, in: Fixtures.database))
             case .notAmongBest:
-                #expect(query.matches(document, in: Fixtures.database))
+                #expect(query.limit != nil)
             }
         }
         return kept
@@ -67,14 +67,15 @@ struct RunningResultsTests {
         }
     }
 
-    @Test func anOfferSaysWhatItDisplaced() {
-        var running = RunningResults<String>(Query(collectionID: "c", orderBy: [OrderBy(score, .descending)], limit: 2), database: Fixtures.database)
+    @Test func aRankingSaysWhatItDisplaced() {
+        let matcher = QueryMatcher(Query(collectionID: "c", orderBy: [OrderBy(score, .descending)], limit: 2), database: Fixtures.database)
+        var running = RunningResults<String>(matcher)
         func offer(_ id: String, _ value: Int?) -> String {
-            let fields = value.map { #"{"score":{"integerValue":"\#($0)"}}"# } ?? "{}"
-            switch running.offer(Fixtures.document("c/\(id)", fields), tag: id) {
+            let document = Fixtures.document("c/\(id)", value.map { #"{"score":{"integerValue":"\#($0)"}}"# } ?? "{}")
+            guard matcher.matches(document) else { return "not matching" }
+            switch running.rank(document, tag: id) {
             case .kept(let displaced): return "kept" + (displaced.map { " over \($0)" } ?? "")
             case .notAmongBest: return "not among best"
-            case .notMatching: return "not matching"
             }
         }
         #expect(offer("a", 1) == "kept")

@@ -5,8 +5,8 @@ import PipelineLanguage
 import QueryEngine
 
 /// What a build knows, before reading its inputs, of the documents it can ship (its
-/// *candidates*): those a named query can return, those a bundle's `documents:` lists, and those
-/// published before (a leaver's current version ships again).
+/// *candidates*): those a named query can return, those a bundle's `documents:` lists or a
+/// cursor is at, and those published before (a leaver's current version ships again).
 ///
 /// A ``CandidateTracker`` judges each document as it is read. Only candidates are set aside
 /// whole and queried; of the others a build keeps the path, times and location (duplicates, the
@@ -16,9 +16,8 @@ import QueryEngine
 /// A named query whose values are known before reading
 /// (``PipelineLanguage/PipelineConfig/queriesKnownBeforeReading()``) can return a document that
 /// matches it and, with a limit, is among the best `limit` read so far; one known only once the
-/// inputs are read (a relative time without `snapshot_time:`, a cursor at a document, which is in
-/// the query's collection) can return any document in its scope
-/// (``QueryEngine/Query/matchesPath(_:)``). Under
+/// inputs are read (a relative time without `snapshot_time:`, a cursor at a document) can return
+/// any document in its scope (``QueryEngine/Query/matchesPath(_:)``). Under
 /// `duplicates: last-wins` a later version can take the place of one of the best, so a limit
 /// query keeps every match.
 struct CandidateRules: Sendable {
@@ -36,7 +35,7 @@ struct CandidateRules: Sendable {
 
     let rules: [Rule]
     let database: DatabaseID
-    /// Listed by `documents:`.
+    /// Listed by `documents:`, or a cursor is at them.
     private let listed: Set<ResourcePath>
     private let previous: SiteHistory?
 
@@ -55,7 +54,9 @@ struct CandidateRules: Sendable {
             return query.limit != nil && ranks ? .best(matcher) : .matches(matcher)
         }
         database = config.database
-        listed = Set(config.bundles.flatMap(\.documents))
+        // A cursor's document is read for its values (and a collection group's need not be under
+        // its parent).
+        listed = Set(config.bundles.flatMap(\.documents) + config.bundles.flatMap(\.queries).flatMap(\.cursorDocuments))
         self.previous = previous
     }
 
@@ -73,21 +74,22 @@ struct CandidateRules: Sendable {
         return verdict
     }
 
-    /// True when the document at `path` is a candidate whatever it holds: listed, or published
-    /// before.
+    /// True when the document at `path` is a candidate whatever it holds: listed, a cursor's, or
+    /// published before.
     private func isPinned(_ path: ResourcePath) -> Bool {
         listed.contains(path) || (previous?.bundles.values.contains { $0.current[path] != nil || $0.earlier[path] != nil } ?? false)
     }
 
-    /// SHA-256 of the paths published before, per bundle: a map task and the merge judge alike
-    /// only when they read the same previous state.
-    var previousDigest: String {
+    /// SHA-256 of the paths published before, per bundle (ids and paths in UTF-8 byte order): a
+    /// map task and the merge judge alike only when they read the same previous state.
+    func previousDigest() -> String {
+        let inByteOrder = { (lhs: String, rhs: String) in lhs.utf8.lexicographicallyPrecedes(rhs.utf8) }
         var hash = SHA256()
-        for (id, bundle) in (previous?.bundles ?? [:]).sorted(by: { $0.key < $1.key }) {
+        for (id, bundle) in (previous?.bundles ?? [:]).sorted(by: { inByteOrder($0.key, $1.key) }) {
             hash.update(data: Data("bundle \(id)\n".utf8))
             for path in bundle.current.paths { hash.update(data: Data("\(path)\n".utf8)) }
             hash.update(data: Data("earlier\n".utf8))
-            for path in bundle.earlier.keys.map(\.description).sorted() { hash.update(data: Data("\(path)\n".utf8)) }
+            for path in bundle.earlier.keys.map(\.description).sorted(by: inByteOrder) { hash.update(data: Data("\(path)\n".utf8)) }
         }
         return hash.finalize().hex
     }
@@ -132,14 +134,14 @@ struct CandidateTracker {
     init(_ rules: CandidateRules?) {
         self.rules = rules
         results = (rules?.rules ?? []).map { rule in
-            guard case .best(let matcher) = rule, let rules else { return nil }
-            return RunningResults(matcher.query, database: rules.database)
+            guard case .best(let matcher) = rule else { return nil }
+            return RunningResults(matcher)
         }
     }
 
-    /// Weighs `document` (with at least the fields the queries read), tagged `tag`, of which
-    /// the rules said `verdict` (``CandidateRules/verdict(on:)``). Returns whether it is a candidate, and the tags of documents
-    /// weighed before that no longer are.
+    /// Weighs `document` (with at least the fields the queries read), tagged `tag`, of which the
+    /// rules said `verdict` (``CandidateRules/verdict(on:)``). Returns whether it is a candidate,
+    /// and the tags of documents weighed before that no longer are.
     mutating func admit(_ document: Document, _ verdict: Verdict, tag: Int) -> (isCandidate: Bool, dropped: [Int]) {
         var queries = 0
         var dropped: [Int] = []

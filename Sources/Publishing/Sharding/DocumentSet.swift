@@ -23,6 +23,8 @@ struct DocumentSet {
     struct Entry: Sendable {
         /// The document with only the fields the queries read.
         var document: Document
+        /// Its path's number: where its path first appeared.
+        var number: Int
         /// Nil once the document is no candidate any more (a limit query's better ones came, or
         /// a later version took its place).
         var archived: Archived?
@@ -68,7 +70,10 @@ struct DocumentSet {
     private var records: [Record] = []
     private var files: [String] = []
     private var fileNumbers: [String: Int32] = [:]
-    private(set) var entries: [Entry] = []
+    private var entries: [Entry] = []
+    /// False once an entry's path appeared before the last entry's (a later version of a path
+    /// under last-wins).
+    private var entriesInOrder = true
     /// Every distinct exposure candidate of the documents.
     private(set) var candidates: [ExposureScan.Candidate] = []
     private var candidateIndex: [ExposureScan.Candidate: Int32] = [:]
@@ -138,12 +143,14 @@ struct DocumentSet {
         records.lazy.compactMap(\.updateTime).max()
     }
 
-    /// The candidates, each set aside, and the archive that holds their fields. The set takes no
-    /// more documents.
+    /// The candidates, each set aside, in the order their paths first appeared, and the archive
+    /// that holds their fields. The set takes no more documents.
     mutating func finish() throws(BuildError) -> (entries: [Entry], candidates: [ExposureScan.Candidate], archive: DocumentArchive) {
         try settle()
         candidateIndex = [:]
-        return (entries.filter { $0.archived != nil }, candidates, try archive.finish())
+        var kept = entries.filter { $0.archived != nil }
+        if !entriesInOrder { kept.sort { $0.number < $1.number } }
+        return (kept, candidates, try archive.finish())
     }
 
     private mutating func record(of exported: ExportedDocument) -> Record {
@@ -240,8 +247,10 @@ struct DocumentSet {
                 candidateIndex[candidate] = Int32(candidates.count - 1)
                 return Int32(candidates.count - 1)
             }
-            records[batch[index].number].entry = Int32(entries.count)
-            entries.append(Entry(document: judged[index].kept, archived: Archived(position: try archive.append(whole.encoded), exposure: exposure)))
+            let number = batch[index].number
+            records[number].entry = Int32(entries.count)
+            if let last = entries.last, last.number > number { entriesInOrder = false }
+            entries.append(Entry(document: judged[index].kept, number: number, archived: Archived(position: try archive.append(whole.encoded), exposure: exposure)))
         }
         // The whole documents go: freed on another core while reading goes on.
         BackgroundRelease.release(batch)

@@ -55,7 +55,7 @@ enum PartialFiles {
         var files: [File]
         var exportTimes: [String]
         var untimedExport: String?
-        /// ``CandidateRules/previousDigest`` of the previous state the documents were judged
+        /// ``CandidateRules/previousDigest()`` of the previous state the documents were judged
         /// against; nil when every document is whole (no rules: a `for_each`).
         var candidatesJudgedWith: String?
         /// The documents file, in the header's directory.
@@ -91,6 +91,7 @@ enum PartialFiles {
             throw .partials("cannot tell this binary from another (no build ID, and its file cannot be read), so no partial can be checked to come from it")
         }
         let pipeline = pipelineDigest(config)
+        let previous = rules?.previousDigest()
         let first = headers[0]
         for (path, header) in headers {
             guard header.format == format else {
@@ -106,7 +107,8 @@ enum PartialFiles {
             guard header.pipelineSHA256 == pipeline else {
                 throw .partials("\(path) was made from another pipeline: the map tasks and the merge must use the same \(config.file), unchanged")
             }
-            if let judged = header.candidatesJudgedWith, judged != rules?.previousDigest {
+            // A partial without one kept every document whole: the merge may judge as it likes.
+            if let judged = header.candidatesJudgedWith, judged != previous {
                 throw .partials(
                     "\(path) kept the documents that can ship by another previous state than the merge reads (the site was published since, or the map task read another output directory or previous:): run the map tasks again with the merge's --output and --previous")
             }
@@ -331,7 +333,7 @@ struct PartialWriter: ~Copyable {
                 inputs: layout.inputs.map { PartialFiles.Header.Input(path: $0.path, bytes: $0.size, dataFiles: $0.dataFiles, modified: $0.modified) },
                 pieces: read.pieces.map { PartialFiles.Header.Piece(input: $0.input, start: $0.byteRange?.lowerBound, end: $0.byteRange?.upperBound, newlines: $0.newlines) },
                 files: files, exportTimes: read.exportTimes.taken.map(\.rfc3339), untimedExport: read.exportTimes.untimedExport,
-                candidatesJudgedWith: rules?.previousDigest, documentsFile: documentsName, documents: count, documentsBytes: file.byteCount)
+                candidatesJudgedWith: rules?.previousDigest(), documentsFile: documentsName, documents: count, documentsBytes: file.byteCount)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data: Data
