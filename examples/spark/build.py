@@ -21,7 +21,8 @@ On a cluster:
 
 Arguments after `--` go to the merge (`--output`, `--previous`, `--snapshot-time`, `--json`, …);
 `--output` and `--previous` go to the map tasks too: they keep whole the documents that can ship,
-which include those the site published before, so they read the previous state as the merge does.
+which include those the site published before, so they read the previous state as the merge does
+(on a cluster, from a path every node reads, even when the partials are collected as bytes).
 Exit status: the merge's (0 on success); a failed map task fails the Spark job (status 1).
 """
 import argparse

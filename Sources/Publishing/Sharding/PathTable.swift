@@ -1,4 +1,5 @@
 import FirestoreModel
+import Foundation
 
 /// Document paths, each once, numbered in the order they were first added: every path's
 /// segments end to end in one buffer (each as its UTF-8 length, one byte or more, and its bytes),
@@ -36,10 +37,13 @@ struct PathTable {
             }
         }
         let hash = hashValue(start..<bytes.count)
+        let length = bytes.count - start
         var slot = Int(hash) & (slots.count - 1)
         while slots[slot] != 0 {
             let number = Int(slots[slot] & 0xFFFF_FFFF) - 1
-            if slots[slot] >> 32 == hash, bytes[starts[number]..<starts[number + 1]].elementsEqual(bytes[start...]) {
+            if slots[slot] >> 32 == hash, starts[number + 1] - starts[number] == length,
+                bytes.withUnsafeBytes({ memcmp($0.baseAddress! + starts[number], $0.baseAddress! + start, length) == 0 })
+            {
                 bytes.removeSubrange(start...)
                 return (number, false)
             }
