@@ -44,11 +44,13 @@ extension PipelineConfig {
     /// The named queries whose values are known before the inputs are read, by name: those with
     /// no cursor at a document and, unless `snapshot_time:` is set, no time relative to the
     /// snapshot (`now-7d`), resolved as ``resolvingQueries(snapshotTime:store:)`` will resolve
-    /// them. The queries of a `for_each` come from the inputs: none of them is known.
+    /// them. The queries of a `for_each` over the inputs' values are made once they are read:
+    /// none of them is known (those of a `for_each` over listed `values:` are).
     public func queriesKnownBeforeReading() throws(ConfigError) -> [String: Query] {
         func queries(at time: Timestamp) throws(ConfigError) -> [String: NamedQuerySpec] {
             let resolved = try Self.parse(yaml: source, file: file, baseDirectory: baseDirectory, context: QueryContext(snapshotTime: time, store: nil))
-            return Dictionary(resolved.bundles.filter { $0.fanOut == nil }.flatMap(\.queries).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            // A for_each over the inputs' values has no bundles until they are read.
+            return Dictionary(resolved.bundles.flatMap(\.queries).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
         let known = try queries(at: snapshotTime ?? QueryContext.provisionalSnapshotTime)
         // Without snapshot_time: a query that reads the same at two times depends on neither.

@@ -236,7 +236,8 @@ struct QueryLanguageTests {
     }
 
     /// Known before reading: a query without a cursor at a document, and without a relative time
-    /// unless `snapshot_time:` is set (then resolved against it). A `for_each`'s are never known.
+    /// unless `snapshot_time:` is set (then resolved against it). A `for_each`'s over listed
+    /// values are; over values in the data, they are made once those are read.
     @Test func queriesKnownBeforeReading() throws {
         let text = """
             project: demo
@@ -253,18 +254,22 @@ struct QueryLanguageTests {
                 for_each: {values: [x]}
                 queries:
                   "f-{value}": {collection: c, where: [[k, ==, "{value}"]]}
+              - id: "g-{k}"
+                for_each: {field: k, collection: c}
+                queries:
+                  "g-{k}": {collection: c, where: [[k, ==, "{k}"]]}
             """
         let config = try parseConfig(text)
         #expect(config.bundles[0].queries.map(\.cursorDocuments) == [[], [], [], [path("c/a")], []])
         let known = try config.queriesKnownBeforeReading()
-        #expect(Set(known.keys) == ["plain", "absolute", "at-values"])
+        #expect(Set(known.keys) == ["plain", "absolute", "at-values", "f-x"])
         #expect(known["plain"] == config.bundles[0].queries[0].query)
 
         let pinned = try parseConfig(text.replacingOccurrences(of: "project: demo", with: "project: demo\nsnapshot_time: 2024-03-01T00:00:00Z"))
         let knownThen = try pinned.queriesKnownBeforeReading()
-        #expect(Set(knownThen.keys) == ["plain", "absolute", "relative", "at-values"])
+        #expect(Set(knownThen.keys) == ["plain", "absolute", "relative", "at-values", "f-x"])
         var store = DocumentStore(database: demo)
-        store.insert(Document(path: path("c/a"), fields: MapValue([("n", .integer(1))])))
+        store.insert(Document(path: path("c/a"), fields: MapValue([("n", .integer(1)), ("k", .string("y"))])))
         let resolved = try pinned.resolvingQueries(snapshotTime: timestamp("2024-03-01T00:00:00Z"), store: store)
         #expect(knownThen["relative"] == resolved.bundles[0].queries[2].query)
     }

@@ -7,15 +7,15 @@ import Testing
 /// A build holds only the documents that can ship (``CandidateRules``): what every named query
 /// can still return as documents stream past, what `documents:` lists or a cursor is at, and
 /// what was published before. The bundles must be those a build holding every document makes:
-/// the oracle is the same site with a `for_each` bundle added, which makes every document a
-/// candidate (its queries come from the data).
+/// the oracle is the same site with a `for_each` bundle over the authors' ids added, which makes
+/// every document a candidate (its queries come from the data).
 @Suite("Candidates: only what can ship is held")
 struct CandidateTests {
     static let oracleBundle = """
-          - id: "oracle-{value}"
-            for_each: {values: [x]}
+          - id: "oracle-{id}"
+            for_each: {documents: authors}
             queries:
-              "oracle-{value}": {collection: stories, limit: 1}
+              "oracle-{id}": {collection: authors, where: [[__name__, ==, "authors/{id}"]]}
 
         """
 
@@ -156,6 +156,7 @@ struct CandidateTests {
         }
         try directory.write("exports/a-stories.ndjson", stories.joined(separator: "\n") + "\n")
         try directory.write("exports/b-edits.ndjson", edits.joined(separator: "\n") + "\n")
+        try directory.write("exports/c-authors.ndjson", NDJSON.document("authors/a0") + "\n")
         let top = """
             project: demo
             previous: none
@@ -173,7 +174,7 @@ struct CandidateTests {
         try directory.write("oracle.yml", top + Self.oracleBundle)
         let plain = try Self.build(directory, config: "pipeline.yml", output: "plain")
         _ = try Self.build(directory, config: "oracle.yml", output: "oracle")
-        #expect(plain.inputDocuments == 9_000)
+        #expect(plain.inputDocuments == 9_001)
         let built = try Self.bundles(directory, "plain")
         let expected = try Self.bundles(directory, "oracle")
         #expect(built.count == 2)

@@ -136,5 +136,12 @@ struct DocumentArchiveTests {
                   "s-{name}": {collection: stories, where: [[name, ==, "{name}"]]}
             """, file: "pipeline.yml", baseDirectory: directory.path)
         #expect(try CandidateRules(fanOut, previous: previous) == nil)
+        // Listed values make their bundles before reading: judged as any.
+        let listed = try PipelineConfig.parse(
+            yaml: fanOut.source.replacingOccurrences(of: "{field: name, collection: notes}", with: "{values: [a, b], as: name}"),
+            file: "pipeline.yml", baseDirectory: directory.path)
+        let listedRules = try #require(try CandidateRules(listed, previous: nil))
+        #expect(listedRules.verdict(on: Document(path: path("stories/s1"), fields: MapValue([("name", .string("a"))]))).certain)
+        #expect(listedRules.verdict(on: Document(path: path("stories/s2"), fields: MapValue([("name", .string("c"))]))).isNone)
     }
 }

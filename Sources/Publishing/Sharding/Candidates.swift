@@ -40,10 +40,11 @@ struct CandidateRules: Sendable {
     private let previous: SiteHistory?
 
     /// The rules of `config` and of what `previous` says was published; nil when every document
-    /// is a candidate: a `for_each` makes its bundles' queries from values read in the data (and
-    /// may name fields the store takes in from the archive of every document).
+    /// is a candidate: a `for_each` over values read in the data makes its bundles' queries from
+    /// them (and may name fields the store takes in from the archive of every document). A
+    /// `for_each` over listed `values:` makes its bundles before reading, judged as any.
     init?(_ config: PipelineConfig, previous: SiteHistory?) throws(BuildError) {
-        guard config.fanOuts.isEmpty else { return nil }
+        guard !config.fanOuts.contains(where: \.dependsOnData) else { return nil }
         let known: [String: Query]
         do throws(ConfigError) { known = try config.queriesKnownBeforeReading() } catch { throw .config(error) }
         // Under last-wins a later version can take the place of one of a limit query's best.
