@@ -1,5 +1,6 @@
 import FirestoreModel
 import JSONCore
+import QueryEngine
 
 /// A bundle's `for_each:`: the bundle entry is a template, built once per value, with the
 /// placeholder `{name}` replaced by the value in the id, the named-query names, paths and query
@@ -44,6 +45,20 @@ public struct FanOut: Sendable, Equatable {
     /// The fields its template's queries read, as filled in with a stand-in value (the same for
     /// every value unless a field name holds the placeholder).
     public var fieldsRead: [FieldPath] = []
+    /// Where the documents its bundles can carry are, when that is known before the values are:
+    /// no placeholder in a query's collection, `collection_group:`, `parent:` or cursors, in
+    /// `documents:`, and no `structured_query:`. Nil when it is not (or the values are listed:
+    /// its bundles are made before reading).
+    public var scope: Scope?
+
+    /// Where the documents a `for_each`'s bundles can carry are, whatever the values.
+    public struct Scope: Sendable, Equatable {
+        /// Its template's queries, filled in with a stand-in value: their scopes
+        /// (``QueryEngine/Query/matchesPath(_:)``) are every value's.
+        public var queries: [Query]
+        /// The documents its template lists or its queries' cursors are at.
+        public var documents: [ResourcePath]
+    }
 
     /// True when the values are only known once the inputs are read.
     public var dependsOnData: Bool {

@@ -32,6 +32,28 @@ struct FanOutTemplate {
         return (template.fanOut, try template.entries(store: store))
     }
 
+    /// True when no value can change where the documents of the bundle entry `node` (a
+    /// `for_each` template) are: no placeholder (nor any `{`) in a query's `collection:`,
+    /// `collection_group:`, `parent:` or cursors, or in `documents:`, and no `structured_query:`
+    /// (whose scope is not read here).
+    static func fixesScope(_ node: ConfigNode) -> Bool {
+        func holdsPlaceholder(_ node: Node?) -> Bool {
+            switch node {
+            case .scalar(let scalar)?: scalar.string.contains("{")
+            case .sequence(let items)?: items.contains { holdsPlaceholder($0) }
+            case .mapping(let pairs)?: pairs.contains { holdsPlaceholder($0.key) || holdsPlaceholder($0.value) }
+            default: false
+            }
+        }
+        guard case .mapping(let entry) = node.node, !holdsPlaceholder(entry["documents"]) else { return false }
+        guard let queries = entry["queries"] else { return true }
+        guard case .mapping(let named) = queries else { return false }
+        return named.allSatisfy { pair in
+            guard case .mapping(let query) = pair.value, query["structured_query"] == nil else { return false }
+            return !["collection", "collection_group", "parent", "start_at", "start_after", "end_at", "end_before"].contains { holdsPlaceholder(query[$0]) }
+        }
+    }
+
     /// Parses the `for_each:` of `node`; nil when it has none.
     private init?(_ node: ConfigNode, bundleKeys: [String]) throws(ConfigError) {
         guard case .mapping(let mapping) = node.node,

@@ -139,7 +139,13 @@ extension PipelineConfig {
                     fanOuts[fanOuts.count - 1].fieldPolicy = bundle.fieldPolicy
                     fanOuts[fanOuts.count - 1].fieldsRead = bundle.queries.flatMap(\.query.fieldsRead)
                 }
-                if entry.isStandIn { continue }
+                if entry.isStandIn {
+                    if FanOutTemplate.fixesScope(bundleNode) {
+                        fanOuts[fanOuts.count - 1].scope = FanOut.Scope(
+                            queries: bundle.queries.map(\.query), documents: bundle.documents + bundle.queries.flatMap(\.cursorDocuments))
+                    }
+                    continue
+                }
                 if let other = bundles.first(where: { $0.id == bundle.id }) {
                     throw entry.node.error("bundle id \"\(bundle.id)\" is used twice (also at \(other.location.map(String.init(describing:)) ?? "?"))")
                 }

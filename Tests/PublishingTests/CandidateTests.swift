@@ -7,15 +7,14 @@ import Testing
 /// A build holds only the documents that can ship (``CandidateRules``): what every named query
 /// can still return as documents stream past, what `documents:` lists or a cursor is at, and
 /// what was published before. The bundles must be those a build holding every document makes:
-/// the oracle is the same site with a `for_each` bundle over the authors' ids added, which makes
-/// every document a candidate (its queries come from the data).
+/// the oracle is the same site with a `for_each` bundle added that lists a document by each
+/// author's id, which makes every document a candidate (a value can name any document).
 @Suite("Candidates: only what can ship is held")
 struct CandidateTests {
     static let oracleBundle = """
           - id: "oracle-{id}"
             for_each: {documents: authors}
-            queries:
-              "oracle-{id}": {collection: authors, where: [[__name__, ==, "authors/{id}"]]}
+            documents: ["authors/{id}"]
 
         """
 
@@ -179,6 +178,46 @@ struct CandidateTests {
         let expected = try Self.bundles(directory, "oracle")
         #expect(built.count == 2)
         for (name, bytes) in built { #expect(expected[name] == bytes, "\(name)") }
+    }
+
+    /// A `for_each` over values in the data whose template fixes where its documents are: every
+    /// document in its queries' scope, and those its values are read from, are candidates; the
+    /// others are judged as in any site.
+    @Test func aForEachOverTheDataHoldsItsScope() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for (path, text) in Self.data() { try directory.write(path, text) }
+        let site = """
+            project: demo
+            previous: none
+            inputs:
+              - path: exports/*.ndjson
+                format: rest-ndjson
+            bundles:
+              - id: "cat-{category}"
+                for_each: {field: category, collection: stories}
+                queries:
+                  "cat-{category}": {collection: stories, where: [[category, ==, "{category}"]], order_by: [[score, desc]], limit: 3}
+              - id: talk
+                queries:
+                  comments: {collection_group: comments, where: [[approved, ==, true]], order_by: [[likes, desc]], limit: 9}
+
+            """
+        try directory.write("pipeline.yml", site)
+        try directory.write("oracle.yml", site + Self.oracleBundle)
+        let plain = try Self.build(directory, config: "pipeline.yml", output: "plain")
+        _ = try Self.build(directory, config: "oracle.yml", output: "oracle")
+        #expect(plain.bundles.map(\.id) == ["cat-news", "cat-sport", "cat-tech", "talk"])
+        let built = try Self.bundles(directory, "plain")
+        let expected = try Self.bundles(directory, "oracle")
+        #expect(built.count == 8)
+        for (name, bytes) in built { #expect(expected[name] == bytes, "\(name)") }
+
+        let config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
+        let inputs = try LoadedInputs.load(config, candidates: try CandidateRules(config, previous: nil), in: directory.path) { _ in }
+        #expect(inputs.documentCount == 240 + 180 + 30)
+        #expect(inputs.store.count < 240 + 40, "the stories, and the comments among the best 9 as they were read")
+        #expect(inputs.store.document(at: try ResourcePath(parsing: "authors/a1")) == nil)
     }
 
     /// Leavers ship again: a document published before is a candidate whatever it holds now, in

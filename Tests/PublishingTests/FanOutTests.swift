@@ -181,6 +181,9 @@ struct FanOutTests {
             location: SourceLocation(file: "pipeline.yml", line: 7, column: 15))
         // What its queries read, known from the stand-in: a build keeps it of every document.
         fanOut.fieldsRead = [FieldPath(segments: ["cat"])]
+        // Where its documents are, known from the stand-in too: no value changes its collection.
+        fanOut.scope = FanOut.Scope(
+            queries: [Query(collectionID: "stories", filters: [.field(FieldPath(segments: ["cat"]), .equal, .string("cat"))])], documents: [])
         #expect(config.fanOuts == [fanOut])
         #expect(config.fieldsRead.map(\.canonicalString) == ["cat"])
     }

@@ -148,7 +148,7 @@ struct ShardedBuildTests {
         for count in [2, 5, 16, 97] {
             let partials = directory.file("partials-\(count)")
             for index in 0..<count { _ = try SiteBuilder(config: config).map(Shard(index: index, count: count), into: partials) }
-            let merged = try PartialFiles.read(from: [partials], config: config, candidates: nil, in: directory.path) { _ in }
+            let merged = try PartialFiles.read(from: [partials], config: config, candidates: try CandidateRules(config, previous: nil), in: directory.path) { _ in }
             #expect(describe(merged.documents) == whole, "\(count) shards")
         }
     }

@@ -40,24 +40,39 @@ struct CandidateRules: Sendable {
     private let previous: SiteHistory?
 
     /// The rules of `config` and of what `previous` says was published; nil when every document
-    /// is a candidate: a `for_each` over values read in the data makes its bundles' queries from
-    /// them (and may name fields the store takes in from the archive of every document). A
-    /// `for_each` over listed `values:` makes its bundles before reading, judged as any.
+    /// is a candidate: a `for_each` over values read in the data whose template can put a value
+    /// in where its documents are (a collection path, `documents:`: ``PipelineLanguage/FanOut/scope``).
+    ///
+    /// A `for_each` over listed `values:` makes its bundles before reading: they are judged as
+    /// any. One over values in the data makes its queries once they are read: any document in
+    /// their scopes is a candidate, and so is every document its values are read from.
     init?(_ config: PipelineConfig, previous: SiteHistory?) throws(BuildError) {
-        guard !config.fanOuts.contains(where: \.dependsOnData) else { return nil }
         let known: [String: Query]
         do throws(ConfigError) { known = try config.queriesKnownBeforeReading() } catch { throw .config(error) }
         // Under last-wins a later version can take the place of one of a limit query's best.
         let ranks = config.duplicates == .error
-        rules = config.bundles.flatMap(\.queries).map { spec in
+        var rules: [Rule] = config.bundles.flatMap(\.queries).map { spec in
             guard let query = known[spec.name] else { return .scope(spec.query) }
             let matcher = QueryMatcher(query, database: config.database)
             return query.limit != nil && ranks ? .best(matcher) : .matches(matcher)
         }
-        database = config.database
         // A cursor's document is read for its values (and a collection group's need not be under
         // its parent).
-        listed = Set(config.bundles.flatMap(\.documents) + config.bundles.flatMap(\.queries).flatMap(\.cursorDocuments))
+        var listed = config.bundles.flatMap(\.documents) + config.bundles.flatMap(\.queries).flatMap(\.cursorDocuments)
+        for fanOut in config.fanOuts where fanOut.dependsOnData {
+            guard let scope = fanOut.scope else { return nil }
+            rules += scope.queries.map { .scope($0) }
+            listed += scope.documents
+            switch fanOut.source {
+            case .field(_, let collection), .documents(let collection):
+                rules.append(.scope(Query(parent: collection.parent, collectionID: collection.lastSegment!)))
+            case .values:
+                break
+            }
+        }
+        self.rules = rules
+        database = config.database
+        self.listed = Set(listed)
         self.previous = previous
     }
 
