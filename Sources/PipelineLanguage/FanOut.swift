@@ -46,9 +46,9 @@ public struct FanOut: Sendable, Equatable {
     /// every value unless a field name holds the placeholder).
     public var fieldsRead: [FieldPath] = []
     /// Where the documents its bundles can carry are, when that is known before the values are:
-    /// no placeholder in a query's collection, `collection_group:`, `parent:` or cursors, in
-    /// `documents:`, and no `structured_query:`. Nil when it is not (or the values are listed:
-    /// its bundles are made before reading).
+    /// the template holds placeholders only in its id, query names, what its queries filter,
+    /// order and limit by, and its `fields:`/`redact:`, and no `structured_query:`. Nil when it
+    /// is not (or the values are listed: its bundles are made before reading).
     public var scope: Scope?
 
     /// Where the documents a `for_each`'s bundles can carry are, whatever the values.

@@ -33,25 +33,41 @@ struct FanOutTemplate {
     }
 
     /// True when no value can change where the documents of the bundle entry `node` (a
-    /// `for_each` template) are: no placeholder (nor any `{`) in a query's `collection:`,
-    /// `collection_group:`, `parent:` or cursors, or in `documents:`, and no `structured_query:`
-    /// (whose scope is not read here).
+    /// `for_each` template) are: a placeholder (or any `{`) only in its id, its query names,
+    /// what its queries filter, order and limit by, or its `fields:`/`redact:`, and no
+    /// `structured_query:` (whose scope is not read here). Keys are matched by their text, tags
+    /// aside, as the config parser matches them.
     static func fixesScope(_ node: ConfigNode) -> Bool {
-        func holdsPlaceholder(_ node: Node?) -> Bool {
+        func holdsPlaceholder(_ node: Node) -> Bool {
             switch node {
-            case .scalar(let scalar)?: scalar.string.contains("{")
-            case .sequence(let items)?: items.contains { holdsPlaceholder($0) }
-            case .mapping(let pairs)?: pairs.contains { holdsPlaceholder($0.key) || holdsPlaceholder($0.value) }
-            default: false
+            case .scalar(let scalar): scalar.string.contains("{")
+            case .sequence(let items): items.contains(where: holdsPlaceholder)
+            case .mapping(let pairs): pairs.contains { holdsPlaceholder($0.key) || holdsPlaceholder($0.value) }
+            case .alias: true
             }
         }
-        guard case .mapping(let entry) = node.node, !holdsPlaceholder(entry["documents"]) else { return false }
-        guard let queries = entry["queries"] else { return true }
-        guard case .mapping(let named) = queries else { return false }
-        return named.allSatisfy { pair in
-            guard case .mapping(let query) = pair.value, query["structured_query"] == nil else { return false }
-            return !["collection", "collection_group", "parent", "start_at", "start_after", "end_at", "end_before"].contains { holdsPlaceholder(query[$0]) }
+        guard case .mapping(let entry) = node.node else { return false }
+        for (key, value) in entry {
+            switch key.scalar?.string {
+            case "id", "for_each", "fields", "redact", "max_bundle_bytes":
+                continue
+            case "queries":
+                guard case .mapping(let named) = value else { return false }
+                for query in named.map(\.value) {
+                    guard case .mapping(let parts) = query else { return false }
+                    for (part, body) in parts {
+                        switch part.scalar?.string {
+                        case "where", "order_by", "limit", "limit_to_last", "limit_type": continue
+                        case "structured_query": return false
+                        default: if holdsPlaceholder(part) || holdsPlaceholder(body) { return false }
+                        }
+                    }
+                }
+            default:
+                if holdsPlaceholder(key) || holdsPlaceholder(value) { return false }
+            }
         }
+        return true
     }
 
     /// Parses the `for_each:` of `node`; nil when it has none.

@@ -151,6 +151,7 @@ struct CandidateTests {
         _ = try Self.build(directory, config: "oracle.yml", output: "oracle")
         #expect(plain.inputDocuments == 240 + 180 + 30)
         #expect(plain.bundles.map(\.documents).allSatisfy { $0 > 0 })
+        #expect(try CandidateRules(PipelineConfig.load(file: directory.file("oracle.yml")), previous: nil) == nil, "the oracle holds every document")
         try Self.expectOracle(directory, "plain", "oracle")
         let config = try PipelineConfig.load(file: directory.file("pipeline.yml"))
         for shards in [1, 2, 3, 8] {
@@ -211,6 +212,36 @@ struct CandidateTests {
         #expect(inputs.documentCount == 240 + 180 + 30)
         #expect(inputs.store.count < 240 + 40, "the stories, and the comments among the best 9 as they were read")
         #expect(inputs.store.document(at: try ResourcePath(parsing: "authors/a1")) == nil)
+    }
+
+    /// Where a `for_each`'s documents are is fixed unless a value can move it: a placeholder
+    /// anywhere but in ids, names, filters, orderBys and limits (keys matched by their text, tags
+    /// aside, as the parser matches them), or a `structured_query:`. Fixed documents it lists
+    /// are candidates.
+    @Test(arguments: [
+        (#"queries: {"c-{category}": {collection: stories, where: [[category, ==, "{category}"]], order_by: ["score.{category}"], limit: 3}}"#, true),
+        (#"queries: {"c-{category}": {collection: "stories/{category}/comments"}}"#, false),
+        (#"queries: {"c-{category}": {!x collection: "stories/{category}/comments"}}"#, false),
+        (#"!x queries: {"c-{category}": {collection: "stories/{category}/comments"}}"#, false),
+        (#"queries: {"c-{category}": {collection_group: comments, parent: "stories/{category}"}}"#, false),
+        (#"queries: {"c-{category}": {collection: stories, order_by: [score], start_at: {document: "stories/{category}"}}}"#, false),
+        (#"queries: {"c-{category}": {structured_query: {from: [{collectionId: stories}]}}}"#, false),
+        (#"documents: ["stories/{category}"]"#, false),
+        (#"documents: [authors/a1]"#, true),
+    ])
+    func aForEachFixesWhereItsDocumentsAreUnlessAValueCanMoveIt(template: String, fixed: Bool) throws {
+        let config = try PipelineConfig.parse(yaml: """
+            project: demo
+            inputs: [data.ndjson]
+            bundles:
+              - id: "cat-{category}"
+                for_each: {field: category, collection: stories}
+                \(template)
+            """, file: "pipeline.yml", baseDirectory: "/nonexistent")
+        let rules = try CandidateRules(config, previous: nil)
+        #expect((rules != nil) == fixed)
+        let listed = rules?.verdict(on: Document(path: try ResourcePath(parsing: "authors/a1"), fields: MapValue())).certain
+        #expect(listed == (fixed ? template.contains("authors/a1") : nil))
     }
 
     /// Leavers ship again: a document published before is a candidate whatever it holds now, in

@@ -157,9 +157,9 @@ struct LoadedInputs: Sendable {
         }
     }
 
-    /// Rebuilds the store with `fields` of every document, read from the archive (which holds
-    /// every document when a field name has a placeholder: that takes a `for_each`, and with one
-    /// every document is a candidate, ``CandidateRules``).
+    /// Rebuilds the store with `fields` of every candidate, read from the archive. A field name
+    /// with a placeholder takes a `for_each` over values in the data, whose queries' whole scopes
+    /// are candidates (``CandidateRules``): every document such a query can return is there.
     private mutating func keep(_ fields: [FieldPath]) throws(BuildError) {
         assert(archived.count == store.count, "a document the store holds was not set aside")
         var widened = DocumentStore(database: store.database)
@@ -178,8 +178,8 @@ struct LoadedInputs: Sendable {
         for bundle in config.bundles {
             for named in bundle.queries {
                 let query = named.query
-                // A for_each's queries are not among those watched while reading: every document
-                // is in the store then.
+                // A for_each's queries over values in the data are not among those watched while
+                // reading: the documents in their scopes are candidates, in the store.
                 let known = query.allDescendants
                     ? collectionsRead.ids.contains(Array(query.collectionID.utf8))
                     : store.hasCollection(query.collectionPath) || collectionsRead.queried.contains(query.collectionPath)
