@@ -216,8 +216,10 @@ struct CandidateTests {
 
     /// Where a `for_each`'s documents are is fixed unless a value can move it: a placeholder
     /// anywhere but in ids, names, filters, orderBys and limits (keys matched by their text, tags
-    /// aside, as the parser matches them), or a `structured_query:`. Fixed documents it lists
-    /// are candidates.
+    /// aside, as the parser matches them), or a `structured_query:`. When it is fixed, the
+    /// documents in its queries' scopes, those it lists and those its values come from are
+    /// candidates; when it is not, every document is. Over listed values, its bundles are made
+    /// before reading and judged as any.
     @Test(arguments: [
         (#"queries: {"c-{category}": {collection: stories, where: [[category, ==, "{category}"]], order_by: ["score.{category}"], limit: 3}}"#, true),
         (#"queries: {"c-{category}": {collection: "stories/{category}/comments"}}"#, false),
@@ -235,13 +237,26 @@ struct CandidateTests {
             inputs: [data.ndjson]
             bundles:
               - id: "cat-{category}"
-                for_each: {field: category, collection: stories}
+                for_each: {field: category, collection: notes}
                 \(template)
             """, file: "pipeline.yml", baseDirectory: "/nonexistent")
         let rules = try CandidateRules(config, previous: nil)
         #expect((rules != nil) == fixed)
-        let listed = rules?.verdict(on: Document(path: try ResourcePath(parsing: "authors/a1"), fields: MapValue())).certain
-        #expect(listed == (fixed ? template.contains("authors/a1") : nil))
+        let certain = { (text: String) in rules?.verdict(on: Document(path: path(text), fields: MapValue())).certain }
+        #expect(certain("notes/n1") == (fixed ? true : nil))
+        #expect(certain("authors/a1") == (fixed ? template.contains("authors/a1") : nil))
+        #expect(certain("stories/s1") == (fixed ? template.contains("collection: stories") : nil))
+
+        let listed = try PipelineConfig.parse(yaml: """
+            project: demo
+            inputs: [data.ndjson]
+            bundles:
+              - id: "cat-{category}"
+                for_each: {values: [a, b], as: category}
+                \(template)
+            """, file: "pipeline.yml", baseDirectory: "/nonexistent")
+        let judged = try #require(try CandidateRules(listed, previous: nil))
+        #expect(judged.verdict(on: Document(path: path("notes/n1"), fields: MapValue())).isNone)
     }
 
     /// Leavers ship again: a document published before is a candidate whatever it holds now, in

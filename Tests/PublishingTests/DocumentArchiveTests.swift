@@ -95,9 +95,7 @@ struct DocumentArchiveTests {
 
     /// Only the documents that can ship are set aside and held in the store: in a named query's
     /// scope (a collection, or a collection group under its parent), listed by `documents:`, or
-    /// published before. The others still count. A `for_each` over values in the data holds its
-    /// scope and the documents its values are read from, unless a value can name where its
-    /// documents are: then every document is a candidate.
+    /// published before. The others still count (CandidateTests: `for_each`).
     @Test func onlyCandidatesAreSetAside() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -127,32 +125,5 @@ struct DocumentArchiveTests {
             #expect(name == (candidate ? Value.string(text) : nil), "\(text)")
         }
         #expect(inputs.documentCount == paths.count)
-
-        let fanOut = try PipelineConfig.parse(yaml: """
-            project: demo
-            inputs: [data.ndjson]
-            bundles:
-              - id: "s-{name}"
-                for_each: {field: name, collection: notes}
-                queries:
-                  "s-{name}": {collection: stories, where: [[name, ==, "{name}"]]}
-            """, file: "pipeline.yml", baseDirectory: directory.path)
-        // Its values name where its documents are: any document may ship.
-        let byPath = try PipelineConfig.parse(
-            yaml: fanOut.source.replacingOccurrences(of: "{collection: stories, where: [[name, ==, \"{name}\"]]}", with: "{collection: \"stories/{name}/comments\"}"),
-            file: "pipeline.yml", baseDirectory: directory.path)
-        #expect(try CandidateRules(byPath, previous: previous) == nil)
-        // Its values are read from the notes, and its queries read the stories.
-        let byValue = try #require(try CandidateRules(fanOut, previous: previous))
-        for (text, certain) in [("stories/s9", true), ("notes/n9", true), ("authors/a9", false)] {
-            #expect(byValue.verdict(on: Document(path: path(text), fields: MapValue())).certain == certain, "\(text)")
-        }
-        // Listed values make their bundles before reading: judged as any.
-        let listed = try PipelineConfig.parse(
-            yaml: fanOut.source.replacingOccurrences(of: "{field: name, collection: notes}", with: "{values: [a, b], as: name}"),
-            file: "pipeline.yml", baseDirectory: directory.path)
-        let listedRules = try #require(try CandidateRules(listed, previous: nil))
-        #expect(listedRules.verdict(on: Document(path: path("stories/s1"), fields: MapValue([("name", .string("a"))]))).certain)
-        #expect(listedRules.verdict(on: Document(path: path("stories/s2"), fields: MapValue([("name", .string("c"))]))).isNone)
     }
 }
