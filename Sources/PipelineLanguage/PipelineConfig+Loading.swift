@@ -36,9 +36,13 @@ extension PipelineConfig {
     }
 
     /// The same config with every named query resolved against the build's snapshot time and
-    /// documents (relative timestamps, cursors at a document).
-    public func resolvingQueries(snapshotTime: Timestamp, store: DocumentStore) throws(ConfigError) -> PipelineConfig {
-        try Self.parse(yaml: source, file: file, baseDirectory: baseDirectory, context: QueryContext(snapshotTime: snapshotTime, store: store))
+    /// documents (relative timestamps, cursors at a document, a `for_each`'s values). With
+    /// `readingCursorDocuments` false, a cursor at a document keeps stand-in values: what the
+    /// queries read is then known before the store holds it (a field name with a placeholder).
+    public func resolvingQueries(snapshotTime: Timestamp, store: DocumentStore, readingCursorDocuments: Bool = true) throws(ConfigError) -> PipelineConfig {
+        var context = QueryContext(snapshotTime: snapshotTime, store: store)
+        context.readsCursorDocuments = readingCursorDocuments
+        return try Self.parse(yaml: source, file: file, baseDirectory: baseDirectory, context: context)
     }
 
     /// The named queries whose values are known before the inputs are read, by name: those with

@@ -9,8 +9,11 @@ import Yams
 struct QueryContext {
     /// The snapshot time relative timestamps count from; nil while only validating.
     var snapshotTime: Timestamp?
-    /// The loaded documents, for `start_at: {document: …}`; nil while only validating.
+    /// The loaded documents, for `start_at: {document: …}` and a `for_each`'s values; nil while
+    /// only validating.
     var store: DocumentStore?
+    /// False to leave cursors at a document as stand-ins even with a store.
+    var readsCursorDocuments = true
 
     static let validationOnly = QueryContext(snapshotTime: nil, store: nil)
 
@@ -213,7 +216,7 @@ struct QueryConfigParser {
             throw documentNode.error("cursor document \"\(path)\" is not in the queried collection")
         }
         let orderBy = query.normalizedOrderBy
-        guard let store = context.store else {
+        guard let store = context.store, context.readsCursorDocuments else {
             // Validating only: stand-in values of the right count.
             return orderBy.map { $0.field.isDocumentKey ? .reference(ResourceName(database: database, path: path)) : .null }
         }

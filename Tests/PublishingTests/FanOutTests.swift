@@ -110,6 +110,33 @@ struct FanOutTests {
         #expect(sport.documents.map(\.metadata.name.path) == [path("stories/s2")])
     }
 
+    /// A cursor at a document that orders by a field with a placeholder: the fields are taken
+    /// in before the cursor's document is read for its values.
+    @Test func aCursorAtADocumentOrdersByAFieldWithAPlaceholder() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let rank = { (pairs: KeyValuePairs<String, String>) in "{\"mapValue\":{\"fields\":\(NDJSON.fields(pairs))}}" }
+        let data = NDJSON.file(
+            NDJSON.document("stories/s1", NDJSON.fields(["cat": NDJSON.string("news"), "rank": rank(["news": NDJSON.int(2)])])),
+            NDJSON.document("stories/s2", NDJSON.fields(["cat": NDJSON.string("news"), "rank": rank(["news": NDJSON.int(1)])])),
+            NDJSON.document("stories/s3", NDJSON.fields(["cat": NDJSON.string("news"), "rank": rank(["news": NDJSON.int(3)])])))
+        let config = try SmallSite.write(into: dir, config: Newsroom.config("""
+              - id: "ranked-{cat}"
+                for_each: {field: cat, collection: stories}
+                queries:
+                  "ranked-{cat}":
+                    collection: stories
+                    order_by: ["rank.{cat}"]
+                    start_at: {document: stories/s1}
+
+            """), data: data)
+        let report = try build(config: config)
+        #expect(report.bundles.map(\.id) == ["ranked-news"])
+        let site = dir.file("site")
+        let news = try readBundle(site: site, url: try readManifest(site: site).bundles[0].url)
+        #expect(news.documents.map(\.metadata.name.path) == [path("stories/s1"), path("stories/s3")])
+    }
+
     @Test func integerValuesStayIntegersInQueriesAndBecomeTextInNames() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

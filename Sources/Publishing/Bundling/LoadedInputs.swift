@@ -136,22 +136,20 @@ struct LoadedInputs: Sendable {
     /// documents), each query's collection checked to hold documents.
     ///
     /// A query of a `for_each` whose field names hold the placeholder reads fields the store
-    /// could not know of before: the store takes them in from the archive, and the queries are
-    /// resolved again.
+    /// could not know of before: once the values are known (cursors at a document left as
+    /// stand-ins, their documents lacking those fields still), the store takes the fields in
+    /// from the archive.
     mutating func resolve(_ config: PipelineConfig) throws(BuildError) -> PipelineConfig {
-        var resolved = try resolving(config)
-        let missing = resolved.fieldsRead.filter { field in !fields.contains { $0.isPrefix(of: field) } }
-        if !missing.isEmpty {
-            try keep(fields + missing)
-            resolved = try resolving(config)
-        }
+        let missing = try resolving(config, readingCursorDocuments: false).fieldsRead.filter { field in !fields.contains { $0.isPrefix(of: field) } }
+        if !missing.isEmpty { try keep(fields + missing) }
+        let resolved = try resolving(config, readingCursorDocuments: true)
         try checkCollectionsExist(resolved)
         return resolved
     }
 
-    private func resolving(_ config: PipelineConfig) throws(BuildError) -> PipelineConfig {
+    private func resolving(_ config: PipelineConfig, readingCursorDocuments: Bool) throws(BuildError) -> PipelineConfig {
         do throws(ConfigError) {
-            return try config.resolvingQueries(snapshotTime: snapshotTime, store: store)
+            return try config.resolvingQueries(snapshotTime: snapshotTime, store: store, readingCursorDocuments: readingCursorDocuments)
         } catch {
             throw .config(error)
         }
