@@ -34,7 +34,6 @@ struct CandidateRules: Sendable {
     }
 
     let rules: [Rule]
-    let database: DatabaseID
     /// Listed by `documents:`, or a cursor is at them.
     private let listed: Set<ResourcePath>
     private let previous: SiteHistory?
@@ -71,7 +70,6 @@ struct CandidateRules: Sendable {
             }
         }
         self.rules = rules
-        database = config.database
         self.listed = Set(listed)
         self.previous = previous
     }
@@ -133,8 +131,6 @@ struct Verdict: Sendable {
 ///
 /// Documents are told apart by a tag (where the caller keeps them).
 struct CandidateTracker {
-    /// Nil: every document is a candidate.
-    private let rules: CandidateRules?
     /// Per rule of a limit query, the best documents so far.
     private var results: [RunningResults<Int>?]
     /// The documents some limit query holds among its best so far, by tag.
@@ -147,8 +143,8 @@ struct CandidateTracker {
         var certain: Bool
     }
 
+    /// A tracker for `rules` (nil: every document is a candidate, ``Verdict/candidate``).
     init(_ rules: CandidateRules?) {
-        self.rules = rules
         results = (rules?.rules ?? []).map { rule in
             guard case .best(let matcher) = rule else { return nil }
             return RunningResults(matcher)
