@@ -32,11 +32,6 @@ public struct DocumentStore: Sendable {
         collections[path] != nil
     }
 
-    /// True when some collection with this ID holds documents, at any depth.
-    public func hasCollectionGroup(_ collectionID: String) -> Bool {
-        collectionPathsByID[Array(collectionID.utf8)] != nil
-    }
-
     /// The IDs of every collection holding documents (for suggestions in messages).
     public var collectionIDs: Set<String> {
         Set(collections.keys.compactMap(\.lastSegment))

@@ -121,8 +121,15 @@ struct Verdict: Sendable {
     /// True when no rule can make the document a candidate.
     var isNone: Bool { !certain && ranked.isEmpty }
 
-    /// The verdict on every document without rules: a candidate.
-    static let candidate = Verdict(certain: true, ranked: [])
+    /// The verdict of `rules` on `document` (without rules every document is a candidate), and
+    /// the document as it is weighed (``CandidateTracker/admit(_:_:tag:)``) and kept: with only
+    /// `fields`, or none when no rule can make it a candidate.
+    static func of(_ document: Document, by rules: CandidateRules?, keeping fields: [FieldPath]) -> (verdict: Verdict, kept: Document) {
+        let verdict = rules?.verdict(on: document) ?? Verdict(certain: true, ranked: [])
+        var kept = document
+        kept.fields = verdict.isNone ? MapValue() : document.fields.keepingOnly(fields)
+        return (verdict, kept)
+    }
 }
 
 /// Weighs documents against ``CandidateRules`` as they are read, in reading order: each is a

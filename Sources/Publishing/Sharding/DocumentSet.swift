@@ -209,12 +209,8 @@ struct DocumentSet {
             var scratch = JSONWriter(reservingCapacity: 4096)
             var names = ExposureScan.NameJudgements()
             return batch[(index * run)..<min(batch.count, (index + 1) * run)].map { item in
-                let document = item.document
-                let verdict = rules?.verdict(on: document) ?? .candidate
-                var kept = document
-                // A document no rule can make a candidate keeps no fields.
-                kept.fields = verdict.isNone ? MapValue() : document.fields.keepingOnly(fields)
-                return (kept: kept, verdict: verdict, whole: verdict.certain ? Whole(document, scratch: &scratch, names: &names) : nil)
+                let (verdict, kept) = Verdict.of(item.document, by: rules, keeping: fields)
+                return (kept: kept, verdict: verdict, whole: verdict.certain ? Whole(item.document, scratch: &scratch, names: &names) : nil)
             }
         }.joined())
         // Under last-wins a path can come twice in a batch: its last version counts.

@@ -309,10 +309,8 @@ struct PartialWriter: ~Copyable {
             files.append(PartialFiles.Header.File(path: name, piece: piece))
             fileIndexes[name] = index
         }
-        let verdict = rules?.verdict(on: exported.document) ?? .candidate
+        let (verdict, kept) = Verdict.of(exported.document, by: rules, keeping: config.fieldsRead)
         var written = exported
-        var kept = exported.document
-        kept.fields = verdict.isNone ? MapValue() : kept.fields.keepingOnly(config.fieldsRead)
         if !tracker.admit(kept, verdict, tag: count).isCandidate { written.document.fields = MapValue() }
         ExportedDocumentLog.append(written, file: index, to: &buffer)
         count += 1
