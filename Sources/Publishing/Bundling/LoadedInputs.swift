@@ -140,8 +140,11 @@ struct LoadedInputs: Sendable {
     /// stand-ins, their documents lacking those fields still), the store takes the fields in
     /// from the archive.
     mutating func resolve(_ config: PipelineConfig) throws(BuildError) -> PipelineConfig {
-        let missing = try resolving(config, readingCursorDocuments: false).fieldsRead.filter { field in !fields.contains { $0.isPrefix(of: field) } }
-        if !missing.isEmpty { try keep(fields + missing) }
+        // Only a for_each over values in the data makes queries the config's load did not see.
+        if config.fanOuts.contains(where: \.dependsOnData) {
+            let missing = try resolving(config, readingCursorDocuments: false).fieldsRead.filter { field in !fields.contains { $0.isPrefix(of: field) } }
+            if !missing.isEmpty { try keep(fields + missing) }
+        }
         let resolved = try resolving(config, readingCursorDocuments: true)
         try checkCollectionsExist(resolved)
         return resolved
