@@ -24,10 +24,16 @@ public struct ExportReader: Sendable {
     /// How many bytes NDJSON reading asks the file for at a time (tests use tiny sizes).
     public var chunkSize: Int
 
-    public init(target: DatabaseID, chunkSize: Int = ExportReader.defaultChunkSize) {
+    /// When set, the documents of REST NDJSON lines in the common shape come with only these
+    /// fields decoded and all of them encoded (``ExportedDocument/encodedFields``): a build
+    /// needs the rest only as a bundle carries them.
+    public var fieldsKept: [FieldPath]?
+
+    public init(target: DatabaseID, chunkSize: Int = ExportReader.defaultChunkSize, fieldsKept: [FieldPath]? = nil) {
         precondition(chunkSize > 0, "the chunk size must be positive")
         self.target = target
         self.chunkSize = chunkSize
+        self.fieldsKept = fieldsKept
     }
 
     /// The format of the file at `path`, or an error naming the unsupported or unknown format.
@@ -91,7 +97,8 @@ public struct ExportReader: Sendable {
             return SingleValueDocumentSource(root: file.root, sourceMap: file.sourceMap, target: target)
         case .restNDJSON:
             return NDJSONDocumentSource(
-                file: try InputFile(path: path), decoder: RESTRecordDecoder(target: target), chunkSize: chunkSize, range: byteRange, numbering: lineNumbering)
+                file: try InputFile(path: path), decoder: RESTRecordDecoder(target: target, fieldsKept: fieldsKept), chunkSize: chunkSize, range: byteRange,
+                numbering: lineNumbering)
         case .nodeFirestoreImportExport:
             return CollectionTreeSource(layout: NodeImportExportDecoder(), file: try parsedFile(), hints: hints, target: target)
         case .firestoreExportImport:

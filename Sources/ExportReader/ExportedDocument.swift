@@ -10,10 +10,17 @@ public struct ExportedDocument: Sendable {
     public var sourceDatabase: DatabaseID
     /// Where the document's JSON object starts in the export file.
     public var location: SourceLocation
+    /// When the reader was asked to decode only some fields (``ExportReader/fieldsKept``) and
+    /// could: every field, encoded as a bundle carries them
+    /// (``FirestoreModel/MapValue/encodeFields(into:)``), while `document` holds only those it
+    /// was asked for. Every reference in them is in the target database. Nil when `document`
+    /// holds every field.
+    public var encodedFields: [UInt8]?
 
-    public init(document: Document, sourceDatabase: DatabaseID, location: SourceLocation) {
+    public init(document: Document, sourceDatabase: DatabaseID, location: SourceLocation, encodedFields: [UInt8]? = nil) {
         self.document = document
         self.sourceDatabase = sourceDatabase
         self.location = location
+        self.encodedFields = encodedFields
     }
 }

@@ -12,6 +12,14 @@ protocol NDJSONRecordDecoder: Sendable {
         locate: (Int) -> SourceLocation,
         _ body: (ExportedDocument) -> Void
     ) throws(ExportError)
+
+    /// The document of `line` read without decoding all of it, when the decoder can and was
+    /// asked to; nil to decode the line.
+    func transcode(_ line: Line, path: String) -> ExportedDocument?
+}
+
+extension NDJSONRecordDecoder {
+    func transcode(_ line: Line, path: String) -> ExportedDocument? { nil }
 }
 
 /// Where a record is: its file and 1-based line.
@@ -74,6 +82,10 @@ struct NDJSONDocumentSource<Decoder: NDJSONRecordDecoder>: ExportDocumentSource 
         let (decoder, path) = (self.decoder, records.path)
         let decoded = parallelMapUntilFailure(count: batch.count, threads: threads, minimumPerSlice: 64) {
             (index: Int, documents: inout [ExportedDocument]) throws(ExportError) in
+            if let document = decoder.transcode(shared.lines[index], path: path) {
+                documents.append(document)
+                return
+            }
             try NDJSONRecords.parse(shared.lines[index], path: path) { record, locate, line throws(ExportError) in
                 try decoder.decode(record, line: RecordLine(path: path, number: line), locate: locate) { documents.append($0) }
             }

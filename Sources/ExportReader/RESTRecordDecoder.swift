@@ -7,9 +7,21 @@ import JSONCore
 /// the record was parsed from; it is only called for errors.
 struct RESTRecordDecoder: NDJSONRecordDecoder {
     let reRooter: DocumentReRooter
+    /// Reads the common lines when only some fields are to be decoded.
+    private let transcoder: RESTDocumentTranscoder?
 
-    init(target: DatabaseID) {
+    /// A decoder into `target`; with `fieldsKept`, one that decodes only those fields of the
+    /// documents it can, encoding the others straight from the line.
+    init(target: DatabaseID, fieldsKept: [FieldPath]? = nil) {
         reRooter = DocumentReRooter(target: target)
+        transcoder = fieldsKept.map { RESTDocumentTranscoder(target: target, kept: $0) }
+    }
+
+    func transcode(_ line: Line, path: String) -> ExportedDocument? {
+        guard let transcoded = transcoder?.transcode(line.bytes) else { return nil }
+        return ExportedDocument(
+            document: transcoded.document, sourceDatabase: transcoded.source, location: SourceLocation(file: path, line: line.number, column: 1),
+            encodedFields: transcoded.encodedFields)
     }
 
     func decode(_ record: JSONNode, line: RecordLine, locate: (Int) -> SourceLocation, _ body: (ExportedDocument) -> Void) throws(ExportError) {

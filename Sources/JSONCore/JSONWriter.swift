@@ -19,6 +19,11 @@ public struct JSONWriter: Sendable {
         bytes.removeAll(keepingCapacity: true)
     }
 
+    /// Drops what was written after the first `count` bytes.
+    public mutating func truncate(to count: Int) {
+        bytes.removeSubrange(count...)
+    }
+
     /// Appends raw ASCII punctuation or a pre-encoded fragment, e.g. `{`, `,"name":`.
     public mutating func raw(_ fragment: StaticString) {
         fragment.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -63,6 +68,33 @@ public struct JSONWriter: Sendable {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes the value of the JSON string literal that starts at `start` of `json` (its opening
+    /// quote) as ``string(_:)`` writes it, and returns the index after the literal; nil, with
+    /// nothing written, when there is no valid literal there (``JSONParser`` says why).
+    ///
+    /// A literal of plain ASCII without escapes, most of them, is copied as it is; any other is
+    /// decoded by ``JSONParser`` and written again.
+    public mutating func copyString(_ json: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        guard start < json.count, json[start] == UInt8(ascii: "\"") else { return nil }
+        var index = start + 1
+        while index < json.count {
+            let byte = json[index]
+            if byte == UInt8(ascii: "\"") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: json[start...index]))
+                return index + 1
+            }
+            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\\") { break }
+            index += 1
+        }
+        // The literal's end: the first quote not escaped.
+        while index < json.count, json[index] != UInt8(ascii: "\"") {
+            index += json[index] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        guard index < json.count, let value = try? JSONParser.parse(UnsafeBufferPointer(rebasing: json[start...index])).stringValue else { return nil }
+        string(value)
+        return index + 1
     }
 
     /// The scalar whose UTF-8 encoding starts at `index` of valid UTF-8 (a Swift string's), and

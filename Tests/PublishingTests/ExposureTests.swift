@@ -42,6 +42,22 @@ struct ExposureTests {
         #expect(findings.map(\.example) == ["c/d00007", "c/d04100", "c/d09000"])
     }
 
+    /// The scan reads the fields as a bundle carries them: escaped keys and strings, values in
+    /// maps and arrays, a sensitive name not looked into, other types passed over.
+    @Test func theScanWalksEncodedFields() throws {
+        let fields = MapValue([
+            ("contact", .string("jos\u{E9}@example.com")), ("cl\u{E9}", .string("+44 20 7946 0958")),
+            ("nested", .map(MapValue([("deep", .array([.integer(1), .string("ada@example.com"), .geoPoint(GeoPoint(latitude: 1, longitude: 2))]))]))),
+            ("email", .map(MapValue([("x", .string("plain"))]))), ("ref", .reference(ResourceName(database: DatabaseID(project: "p"), path: ResourcePath(segments: ["a}\"", "b"])))),
+            ("quote", .string("say \"hi\" to ada@example.com")), ("empty", .map(MapValue())), ("none", .array([])),
+            ("time", .timestamp(try Timestamp(seconds: 5, nanos: 0))), ("last", .string("AKIAIOSFODNN7EXAMPLE")),
+        ])
+        var names = ExposureScan.NameJudgements()
+        let found = ExposureScan.candidates(in: fields, names: &names).map { ($0.path, $0.looksLike) }
+        #expect(found.map(\.0) == [["cl\u{E9}"], ["contact"], ["email"], ["last"], ["nested", "deep"]])
+        #expect(found.map(\.1) == [.phoneNumber, .emailAddress, .emailAddress, .apiKey, .emailAddress])
+    }
+
     static func site(_ policy: String) -> String {
         """
         project: demo

@@ -116,9 +116,16 @@ struct LoadedInputs: Sendable {
     }
 
     /// The ``DocumentFingerprint`` of `document`, a document of the store, as `policy` publishes
-    /// it (computed here, for the documents a bundle ships, rather than for every one read).
+    /// it: found as it was set aside when published whole, else computed here.
     func fingerprint(of document: Document, as policy: FieldPolicy) throws(PublishError) -> DocumentFingerprint {
-        DocumentFingerprint.of(createTime: document.createTime, encodedFields: try encodedFields(of: document, as: policy))
+        if let known = try knownFingerprint(of: document, as: policy) { return known }
+        return DocumentFingerprint.of(createTime: document.createTime, encodedFields: try encodedFields(of: document, as: policy))
+    }
+
+    /// ``fingerprint(of:as:)`` when it was found as `document` was set aside: published whole,
+    /// read with a `createTime`.
+    func knownFingerprint(of document: Document, as policy: FieldPolicy) throws(PublishError) -> DocumentFingerprint? {
+        policy.rule(forDocument: document.path) == nil ? try setAside(document).fingerprint : nil
     }
 
     /// The fields of `document`, a document of the store, that look sensitive as `policy`

@@ -1,4 +1,5 @@
 import FirestoreModel
+import JSONCore
 import ParallelWork
 import PipelineLanguage
 
@@ -15,8 +16,20 @@ enum ExposureScan {
 
     /// The candidates of a document with these fields, in field order.
     static func candidates(in fields: MapValue, names: inout NameJudgements) -> [Candidate] {
+        var writer = JSONWriter()
+        fields.encodeFields(into: &writer)
+        return candidates(inEncoded: writer.bytes, names: &names)
+    }
+
+    /// The candidates of a document whose fields encode as `encoded`
+    /// (``FirestoreModel/MapValue/encodeFields(into:)``), in field order: read from the bytes a
+    /// bundle carries, without decoding them into values.
+    static func candidates(inEncoded encoded: [UInt8], names: inout NameJudgements) -> [Candidate] {
         var found: [Candidate] = []
-        scan(fields, at: [], names: &names) { found.append(Candidate(path: $0, looksLike: $1)) }
+        encoded.withUnsafeBufferPointer { bytes in
+            var scan = EncodedFieldsScan(bytes: bytes)
+            scan.fields(at: [], names: &names) { found.append(Candidate(path: $0, looksLike: $1)) }
+        }
         return found
     }
 
@@ -97,25 +110,131 @@ enum ExposureScan {
             return judgement
         }
     }
+}
 
-    private static func scan(_ map: MapValue, at path: [String], names: inout NameJudgements, _ report: ([String], SensitiveValue) -> Void) {
-        for field in map.fields {
-            let here = path + [field.key]
-            if let named = names.named(field.key) {
+/// A walk through fields as ``FirestoreModel/MapValue/encodeFields(into:)`` writes them: keys,
+/// then `{"<type>Value":…}` objects, maps as `{"mapValue":{"fields":{…}}}` and arrays as
+/// `{"arrayValue":{"values":[…]}}` (empty ones as `{}`), no whitespace. The bytes are the
+/// build's own encoding; on anything else the walk stops.
+private struct EncodedFieldsScan {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    /// Reports, in field order, each field whose name looks sensitive (not looked into further)
+    /// and each string value that does, with its path.
+    mutating func fields(at path: [String], names: inout ExposureScan.NameJudgements, _ report: ([String], SensitiveValue) -> Void) {
+        guard consume(UInt8(ascii: "{")) else { return }
+        if consume(UInt8(ascii: "}")) { return }
+        repeat {
+            guard let key = string({ String(decoding: $0, as: UTF8.self) }), consume(UInt8(ascii: ":")) else { return }
+            let here = path + [key]
+            if let named = names.named(key) {
                 report(here, named)
+                guard skipValue() else { return }
             } else {
-                scan(field.value, at: here, names: &names, report)
+                guard value(at: here, names: &names, report) else { return }
+            }
+        } while consume(UInt8(ascii: ","))
+        _ = consume(UInt8(ascii: "}"))
+    }
+
+    private mutating func value(at path: [String], names: inout ExposureScan.NameJudgements, _ report: ([String], SensitiveValue) -> Void) -> Bool {
+        guard consume(UInt8(ascii: "{")), let kind = string({ Kind($0) }), consume(UInt8(ascii: ":")) else { return false }
+        switch kind {
+        case .string:
+            guard let looks = string(SensitiveValue.looking(like:)) else { return false }
+            if let looks { report(path, looks) }
+        case .map:
+            guard consume(UInt8(ascii: "{")) else { return false }
+            if !consume(UInt8(ascii: "}")) {
+                guard string({ _ in () }) != nil, consume(UInt8(ascii: ":")) else { return false }
+                fields(at: path, names: &names, report)
+                guard consume(UInt8(ascii: "}")) else { return false }
+            }
+        case .array:
+            guard consume(UInt8(ascii: "{")) else { return false }
+            if !consume(UInt8(ascii: "}")) {
+                guard string({ _ in () }) != nil, consume(UInt8(ascii: ":")), consume(UInt8(ascii: "[")) else { return false }
+                repeat {
+                    guard value(at: path, names: &names, report) else { return false }
+                } while consume(UInt8(ascii: ","))
+                guard consume(UInt8(ascii: "]")), consume(UInt8(ascii: "}")) else { return false }
+            }
+        case .other:
+            guard skipValue() else { return false }
+        }
+        return consume(UInt8(ascii: "}"))
+    }
+
+    /// The value types the walk looks into.
+    private enum Kind {
+        case string, map, array, other
+
+        init(_ key: UnsafeBufferPointer<UInt8>) {
+            if key.elementsEqual("stringValue".utf8) {
+                self = .string
+            } else if key.elementsEqual("mapValue".utf8) {
+                self = .map
+            } else if key.elementsEqual("arrayValue".utf8) {
+                self = .array
+            } else {
+                self = .other
             }
         }
     }
 
-    private static func scan(_ value: Value, at path: [String], names: inout NameJudgements, _ report: ([String], SensitiveValue) -> Void) {
-        switch value {
-        case .string(let text): if let looks = SensitiveValue.looking(like: text) { report(path, looks) }
-        case .map(let map): scan(map, at: path, names: &names, report)
-        case .array(let values):
-            for element in values { scan(element, at: path, names: &names, report) }
-        default: break
+    /// `body` of a string literal's UTF-8 text, its escapes decoded (the few with escapes are
+    /// decoded by the parser).
+    private mutating func string<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        let start = index
+        var escaped = false
+        index += 1
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+            if bytes[index] == UInt8(ascii: "\\") {
+                escaped = true
+                index += 1
+            }
+            index += 1
         }
+        guard index < bytes.count else { return nil }
+        index += 1
+        guard escaped else { return body(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(index - 1)])) }
+        guard var text = (try? JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<index])))?.stringValue else { return nil }
+        return text.withUTF8(body)
+    }
+
+    /// Skips one JSON value: a string, an object or array, or a literal.
+    private mutating func skipValue() -> Bool {
+        var open = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                guard string({ _ in () }) != nil else { return false }
+                if open == 0 { return true }
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                open += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if open == 0 { return true }
+                open -= 1
+                if open == 0 {
+                    index += 1
+                    return true
+                }
+            case UInt8(ascii: ","):
+                if open == 0 { return true }
+            default:
+                break
+            }
+            index += 1
+        }
+        return open == 0
+    }
+
+    private mutating func consume(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
     }
 }

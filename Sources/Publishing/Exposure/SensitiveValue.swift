@@ -30,16 +30,19 @@ public enum SensitiveValue: String, Sendable, Equatable, CaseIterable {
     /// Every published string goes through here, so it looks at the string's own UTF-8 bytes
     /// without copying them.
     public static func looking(like text: String) -> SensitiveValue? {
-        guard (6...512).contains(text.utf8.count) else { return nil }
         var text = text
-        return text.withUTF8 { bytes in
-            if isEmailAddress(bytes) { return .emailAddress }
-            if isJSONWebToken(bytes) { return .jsonWebToken }
-            if isAPIKey(bytes) { return .apiKey }
-            if isIBAN(bytes) { return .iban }
-            if isPhoneNumber(bytes) { return .phoneNumber }
-            return nil
-        }
+        return text.withUTF8(looking(like:))
+    }
+
+    /// What the string whose UTF-8 bytes are `bytes` looks like, if anything sensitive.
+    public static func looking(like bytes: UnsafeBufferPointer<UInt8>) -> SensitiveValue? {
+        guard (6...512).contains(bytes.count) else { return nil }
+        if isEmailAddress(bytes) { return .emailAddress }
+        if isJSONWebToken(bytes) { return .jsonWebToken }
+        if isAPIKey(bytes) { return .apiKey }
+        if isIBAN(bytes) { return .iban }
+        if isPhoneNumber(bytes) { return .phoneNumber }
+        return nil
     }
 
     /// `local@domain.tld`: no space, one `@` not first, a dot in the domain, a letters-only TLD.

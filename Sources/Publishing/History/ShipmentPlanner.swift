@@ -43,7 +43,7 @@ struct ShipmentPlanner {
         let cutoff = snapshotTime.advanced(bySeconds: -leavers.keep)
         let candidate = max(snapshotTime, previous.map(\.siteTime.nextMicrosecond) ?? floorWithoutHistory)
         var versions = VersionAssignment(newest: previous?.newestVersions() ?? [:], bump: candidate)
-        try versions.prepare(selections.flatMap { selection in selection.documents.map { ($0.document, selection.fieldPolicy) } }, inputs: inputs)
+        try versions.prepare(selections, inputs: inputs)
 
         var drafts: [(selection: BundleSelection, entries: [ShipmentPlan.Entry], leavers: Int, missing: Int)] = []
         for selection in selections {
@@ -87,7 +87,7 @@ struct ShipmentPlanner {
                 let path = entry.path
                 switch entry {
                 case .existing(let document, let queries):
-                    let fingerprint = versions.fingerprint(of: path)
+                    let fingerprint = try versions.fingerprint(of: document, policy: draft.selection.fieldPolicy, inputs: inputs)
                     digest.addExisting(path, updateTime: document.updateTime!, fingerprint: fingerprint, queries: queries)
                     current.append((path, .existing(updateTime: document.updateTime!, fingerprint: fingerprint)))
                 case .missing(_, let readTime):
@@ -147,6 +147,9 @@ private struct VersionAssignment {
     let newest: [ResourcePath: (updateTime: Timestamp, fingerprint: DocumentFingerprint?)]
     /// The time a changed document whose own `updateTime` is not newer gets.
     let bump: Timestamp
+    /// The fingerprints not found as the documents were set aside (a document read without a
+    /// `createTime`, a leaver), and, when a bundle's field policy narrows documents, every
+    /// fingerprint: a document in several bundles keeps the one of its first occurrence.
     private var fingerprints: [ResourcePath: DocumentFingerprint] = [:]
 
     init(newest: [ResourcePath: (updateTime: Timestamp, fingerprint: DocumentFingerprint?)], bump: Timestamp) {
@@ -154,10 +157,23 @@ private struct VersionAssignment {
         self.bump = bump
     }
 
-    /// Fingerprints `documents` (of `inputs`' store), each whole as `policy` publishes it, on
-    /// every core; a document in several bundles keeps the fingerprint of its first occurrence
-    /// (fingerprinting the repeats costs less than finding them first).
-    mutating func prepare(_ documents: [(document: Document, policy: FieldPolicy)], inputs: LoadedInputs) throws(PublishError) {
+    /// Fingerprints the documents of `selections` (of `inputs`' store) that need it, each as
+    /// its bundle's policy publishes it, on every core. Without a policy that narrows documents,
+    /// those are the few whose fingerprint was not found as they were set aside; with one, every
+    /// document, so that each path keeps its first occurrence's (fingerprinting the repeats
+    /// costs less than finding them first).
+    mutating func prepare(_ selections: [BundleSelection], inputs: LoadedInputs) throws(PublishError) {
+        let narrowing = selections.contains { !$0.fieldPolicy.isEmpty }
+        var needed: [(document: Document, policy: FieldPolicy)] = []
+        for selection in selections {
+            for selected in selection.documents {
+                let known = narrowing ? nil : try inputs.knownFingerprint(of: selected.document, as: selection.fieldPolicy)
+                if known == nil {
+                    needed.append((selected.document, selection.fieldPolicy))
+                }
+            }
+        }
+        let documents = needed
         let chunk = 512
         let runs = parallelMap(count: (documents.count + chunk - 1) / chunk, threads: Processors.online) { run in
             Result { () throws(PublishError) in
@@ -172,21 +188,23 @@ private struct VersionAssignment {
         }
     }
 
-    func fingerprint(of path: ResourcePath) -> DocumentFingerprint { fingerprints[path]! }
+    /// The fingerprint `document` (of `inputs`' store) ships with in a bundle that publishes it
+    /// as `policy` says.
+    mutating func fingerprint(of document: Document, policy: FieldPolicy, inputs: LoadedInputs) throws(PublishError) -> DocumentFingerprint {
+        if let known = fingerprints[document.path] { return known }
+        if let known = try inputs.knownFingerprint(of: document, as: policy) { return known }
+        // A leaver's current version, with its bundle's field policy applied.
+        let fingerprint = try inputs.fingerprint(of: document, as: policy)
+        fingerprints[document.path] = fingerprint
+        return fingerprint
+    }
 
     func newestShipped(_ path: ResourcePath) -> Timestamp? { newest[path]?.updateTime }
 
     /// `document` (of `inputs`' store) with the `updateTime` it ships with in a bundle that
     /// publishes it as `policy` says.
     mutating func shipped(_ document: Document, policy: FieldPolicy, inputs: LoadedInputs) throws(PublishError) -> Document {
-        let fingerprint: DocumentFingerprint
-        if let known = fingerprints[document.path] {
-            fingerprint = known
-        } else {
-            // A leaver's current version, with its bundle's field policy applied.
-            fingerprint = try inputs.fingerprint(of: document, as: policy)
-            fingerprints[document.path] = fingerprint
-        }
+        let fingerprint = try fingerprint(of: document, policy: policy, inputs: inputs)
         guard let known = newest[document.path], let own = document.updateTime else { return document }
         var shipped = document
         if known.fingerprint == fingerprint {

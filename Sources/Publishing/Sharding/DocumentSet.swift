@@ -35,6 +35,10 @@ struct DocumentSet {
         var position: DocumentArchive.Position
         /// The fields that look sensitive when it is published whole: indices into ``candidates``.
         var exposure: [Int32]
+        /// Its ``DocumentFingerprint`` when published whole, found while its encoded fields were
+        /// at hand; nil when it was read without a `createTime` (its own is only known once the
+        /// snapshot time is).
+        var fingerprint: DocumentFingerprint?
     }
 
     /// One document read, as ``subscript(_:)`` gives it back.
@@ -83,8 +87,9 @@ struct DocumentSet {
     private(set) var watchedFound: Set<ResourcePath> = []
     private let watched: [ResourcePath]
     private var lastCollectionID = ""
-    /// The documents not judged yet, in the order they were added, with their path numbers.
-    private var unsettled: [(number: Int, document: Document)] = []
+    /// The documents not judged yet, in the order they were added, with their path numbers and
+    /// their encoded fields when the reader gave them (``ExportReader/ExportedDocument/encodedFields``).
+    private var unsettled: [(number: Int, document: Document, encoded: [UInt8]?)] = []
     private let archive: DocumentArchive.Writer
     /// Documents judged together.
     private static let batch = 4_096
@@ -123,7 +128,7 @@ struct DocumentSet {
             drop(number)
             records[number] = record
         }
-        unsettled.append((number, document))
+        unsettled.append((number, document, exported.encodedFields))
         if unsettled.count >= Self.batch { try settle() }
     }
 
@@ -210,7 +215,7 @@ struct DocumentSet {
             var names = ExposureScan.NameJudgements()
             return batch[(index * run)..<min(batch.count, (index + 1) * run)].map { item in
                 let (verdict, kept) = Verdict.of(item.document, by: rules, keeping: fields)
-                return (kept: kept, verdict: verdict, whole: verdict.certain ? Whole(item.document, scratch: &scratch, names: &names) : nil)
+                return (kept: kept, verdict: verdict, whole: verdict.certain ? Whole(item, scratch: &scratch, names: &names) : nil)
             }
         }.joined())
         // Under last-wins a path can come twice in a batch: its last version counts.
@@ -233,7 +238,7 @@ struct DocumentSet {
         var wholes = Dictionary(uniqueKeysWithValues: zip(ranked, parallelMap(count: (ranked.count + run - 1) / run, threads: Processors.online) { index in
             var scratch = JSONWriter(reservingCapacity: 4096)
             var names = ExposureScan.NameJudgements()
-            return ranked[(index * run)..<min(ranked.count, (index + 1) * run)].map { Whole(batch[$0].document, scratch: &scratch, names: &names) }
+            return ranked[(index * run)..<min(ranked.count, (index + 1) * run)].map { Whole(batch[$0], scratch: &scratch, names: &names) }
         }.joined()))
         for index in shipping {
             let whole = judged[index].whole ?? wholes.removeValue(forKey: index)!
@@ -246,24 +251,34 @@ struct DocumentSet {
             let number = batch[index].number
             records[number].entry = Int32(entries.count)
             if let last = entries.last, last.number > number { entriesInOrder = false }
-            entries.append(Entry(document: judged[index].kept, number: number, archived: Archived(position: try archive.append(whole.encoded), exposure: exposure)))
+            entries.append(Entry(document: judged[index].kept, number: number, archived: Archived(position: try archive.append(whole.encoded), exposure: exposure, fingerprint: whole.fingerprint)))
         }
         // The whole documents go: freed on another core while reading goes on.
         BackgroundRelease.release(batch)
     }
 }
 
-/// A document's fields encoded as a bundle carries them, and those that look sensitive.
+/// A document's fields encoded as a bundle carries them, those that look sensitive, and its
+/// fingerprint when its `createTime` is known.
 private struct Whole: Sendable {
     var encoded: [UInt8]
     var candidates: [ExposureScan.Candidate]
+    var fingerprint: DocumentFingerprint?
 
-    /// `document` encoded (with `scratch`) and scanned (with `names`).
-    init(_ document: Document, scratch: inout JSONWriter, names: inout ExposureScan.NameJudgements) {
-        scratch.removeAll()
-        document.fields.encodeFields(into: &scratch)
-        encoded = scratch.bytes
-        candidates = ExposureScan.candidates(in: document.fields, names: &names)
+    /// `item`'s document encoded (with `scratch`) unless the reader did, scanned (with `names`)
+    /// and fingerprinted.
+    init(_ item: (number: Int, document: Document, encoded: [UInt8]?), scratch: inout JSONWriter, names: inout ExposureScan.NameJudgements) {
+        let document = item.document
+        if let encoded = item.encoded {
+            self.encoded = encoded
+        } else {
+            scratch.removeAll()
+            document.fields.encodeFields(into: &scratch)
+            encoded = scratch.bytes
+        }
+        candidates = ExposureScan.candidates(inEncoded: encoded, names: &names)
+        // A document read without a createTime takes its updateTime's, or the snapshot time.
+        fingerprint = document.createTime.map { DocumentFingerprint.of(createTime: $0, encodedFields: encoded) }
     }
 }
 

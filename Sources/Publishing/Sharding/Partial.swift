@@ -20,24 +20,26 @@ struct Partial {
     ) throws(BuildError) -> Partial {
         var documents = try DocumentSet(
             duplicates: config.duplicates, keeping: fields, candidates: rules, watching: config.queriedCollections, in: directory)
-        let read = try readSlice(.whole, of: layout, config: config, progress: progress) { exported, _ throws(BuildError) in
+        let read = try readSlice(.whole, of: layout, config: config, decoding: fields, progress: progress) { exported, _ throws(BuildError) in
             try documents.add(exported)
         }
         return Partial(documents: documents, exportTimes: read.exportTimes)
     }
 
     /// Reads slice `shard` of `layout`, checking each document as it is read (a reference outside
-    /// the database, an `updateTime` before `createTime`) and handing it to `body` in reading order.
+    /// the database, an `updateTime` before `createTime`) and handing it to `body` in reading order:
+    /// whole, or with only the fields `decoding` says decoded when the reader can give every
+    /// field encoded (``ExportReader/ExportReader/fieldsKept``).
     ///
     /// The lines of an input cut into ranges are numbered from the range's start (counting the
     /// lines before it would read the file up to it): the result says, per such piece, the
     /// newlines in its range, which the merge adds up to number them as in the whole file. An
     /// error in such a piece is found again with the file's own line numbers before it is thrown.
     static func readSlice(
-        _ shard: Shard, of layout: InputLayout, config: PipelineConfig, progress: (BuildEvent) -> Void,
+        _ shard: Shard, of layout: InputLayout, config: PipelineConfig, decoding fields: [FieldPath]? = nil, progress: (BuildEvent) -> Void,
         each body: (_ document: ExportedDocument, _ piece: Int) throws(BuildError) -> Void
     ) throws(BuildError) -> SliceRead {
-        let reader = ExportReader(target: config.database)
+        let reader = ExportReader(target: config.database, fieldsKept: fields)
         let pieces = layout.pieces(of: shard, lineFormat: reader.lineFormat(of:))
         let sizes = pieces.map { piece in piece.byteRange?.count ?? layout.inputs[piece.input].size }
         let totalBytes = sizes.reduce(0, +)

@@ -1,0 +1,505 @@
+import FirestoreModel
+import JSONCore
+
+/// Reads a REST export line holding one `Document` straight into what a build keeps of it: its
+/// fields encoded as a bundle carries them (``FirestoreModel/MapValue/encodeFields(into:)``)
+/// and, decoded, only the fields the build's queries read. No tree of JSON nodes or of values is
+/// built for the rest.
+///
+/// It takes the common shape only: a document object (no `runQuery`, `batchGet` or list page
+/// record), values of the usual forms, field names of printable ASCII, references into the
+/// document's own database or the target. For anything else, valid or not, it gives nil and the
+/// caller decodes the line as ``RESTRecordDecoder`` does, which also says what is wrong with it:
+/// a document it reads is exactly the one decoding, re-rooting and encoding would give.
+struct RESTDocumentTranscoder: Sendable {
+    /// What the transcoder made of a line.
+    struct Transcoded {
+        /// The document, re-rooted, with only the fields kept.
+        var document: Document
+        /// The database its name named.
+        var source: DatabaseID
+    /// The document's path, once its name is read.
+    var path: ResourcePath?
+        /// All its fields, encoded.
+        var encodedFields: [UInt8]
+    }
+
+    let target: DatabaseID
+    /// The fields kept decoded.
+    let kept: [FieldPath]
+
+    /// Reads `line`.
+    func transcode(_ line: UnsafeBufferPointer<UInt8>) -> Transcoded? {
+        // The encoded fields take about the line's bytes.
+        var writer = JSONWriter(reservingCapacity: line.count)
+        var scan = Scan(json: line, target: target)
+        return scan.document(keeping: kept, writer: &writer)
+    }
+}
+
+/// One pass over a line's bytes.
+private struct Scan {
+    let json: UnsafeBufferPointer<UInt8>
+    let target: DatabaseID
+    var index = 0
+    /// The database the document's name named: its references move to the target with it.
+    var source: DatabaseID
+    /// The document's path, once its name is read.
+    var path: ResourcePath?
+    /// Nesting below the document, kept well inside ``JSONCore/JSONParser/maximumDepth``.
+    var depth = 0
+    static let maximumDepth = 64
+
+    init(json: UnsafeBufferPointer<UInt8>, target: DatabaseID) {
+        self.json = json
+        self.target = target
+        source = target
+    }
+
+    /// Resolves the document's `name` into ``path`` and ``source``; false when it is no
+    /// document name.
+    private mutating func resolve(_ name: String) -> Bool {
+        if path != nil { return true }
+        guard let resource = try? ResourceName(documentName: name, relativeTo: target) else { return false }
+        (path, source) = (resource.path, resource.database)
+        return true
+    }
+
+    /// The line's document with the fields `kept` decoded and every field encoded into
+    /// `writer`; nil when the line is not in the common shape.
+    mutating func document(keeping kept: [FieldPath], writer: inout JSONWriter) -> RESTDocumentTranscoder.Transcoded? {
+        // A record that does not start its line has its location found by the decoder.
+        guard json.first == UInt8(ascii: "{") else { return nil }
+        index = 1
+        var name: String?
+        var fields: Range<Int>?
+        var transcoded = false
+        let keptKeys = kept.map { $0.segments[0] }
+        var keptFields: [(String, Value)] = []
+        var createTime: Timestamp?
+        var updateTime: Timestamp?
+        var first = true
+        while true {
+            skipSpace()
+            if consume(UInt8(ascii: "}")) { break }
+            if !first { guard consume(UInt8(ascii: ",")) else { return nil }; skipSpace() }
+            first = false
+            guard let key = plainString() else { return nil }
+            skipSpace()
+            guard consume(UInt8(ascii: ":")) else { return nil }
+            skipSpace()
+            switch key {
+            case "name" where name == nil:
+                guard let text = decodedString() else { return nil }
+                name = text
+            case "fields" where fields == nil:
+                // Usually after the name, whose database its references follow: read it now.
+                let start = index
+                if let name, resolve(name) {
+                    guard self.fields(into: &writer, keeping: keptKeys, found: &keptFields) else { return nil }
+                    transcoded = true
+                } else {
+                    guard skipValue() else { return nil }
+                }
+                fields = start..<index
+            case "createTime" where createTime == nil:
+                guard let time = timestamp() else { return nil }
+                createTime = time
+            case "updateTime" where updateTime == nil:
+                guard let time = timestamp() else { return nil }
+                updateTime = time
+            default:
+                return nil
+            }
+        }
+        skipSpace()
+        guard index == json.count, let name, resolve(name), let path else { return nil }
+        if let fields, !transcoded {
+            index = fields.lowerBound
+            guard self.fields(into: &writer, keeping: keptKeys, found: &keptFields) else { return nil }
+        } else if fields == nil {
+            writer.raw("{}")
+        }
+        let document = Document(path: path, fields: MapValue(keptFields).keepingOnly(kept), createTime: createTime, updateTime: updateTime)
+        return RESTDocumentTranscoder.Transcoded(document: document, source: source, encodedFields: writer.bytes)
+    }
+
+    /// A `fields` object, encoded with its keys in UTF-8 order; at the top level (`keeping`
+    /// non-empty) the values of the fields named in `keeping` are decoded into `found`.
+    private mutating func fields(into writer: inout JSONWriter, keeping: [String] = [], found: inout [(String, Value)]) -> Bool {
+        guard consume(UInt8(ascii: "{")) else { return false }
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Scan.maximumDepth else { return false }
+        writer.byte(UInt8(ascii: "{"))
+        let start = writer.count
+        // Where each field's `"key":value` starts in the writer, and its key's end.
+        var members: [(start: Int, keyEnd: Int)] = []
+        var inOrder = true
+        skipSpace()
+        if !consume(UInt8(ascii: "}")) {
+            while true {
+                skipSpace()
+                let keyStart = index
+                guard let keyEnd = plainStringEnd() else { return false }
+                if !members.isEmpty { writer.byte(UInt8(ascii: ",")) }
+                let member = (start: writer.count, keyEnd: writer.count + keyEnd - keyStart)
+                writer.raw(bytes: UnsafeBufferPointer(rebasing: json[keyStart..<keyEnd]))
+                writer.byte(UInt8(ascii: ":"))
+                if let last = members.last, !Self.less(writer.bytes, last.start..<last.keyEnd, member.start..<member.keyEnd) { inOrder = false }
+                members.append(member)
+                skipSpace()
+                guard consume(UInt8(ascii: ":")) else { return false }
+                skipSpace()
+                let valueStart = index
+                guard value(into: &writer) else { return false }
+                if !keeping.isEmpty {
+                    let key = String(decoding: UnsafeBufferPointer(rebasing: json[(keyStart + 1)..<(keyEnd - 1)]), as: UTF8.self)
+                    if keeping.contains(where: { UTF8Order.equal($0, key) }) {
+                        guard let decoded = decode(valueStart..<index) else { return false }
+                        found.append((key, decoded))
+                    }
+                }
+                skipSpace()
+                if consume(UInt8(ascii: "}")) { break }
+                guard consume(UInt8(ascii: ",")) else { return false }
+            }
+        }
+        if !inOrder { guard Self.sort(&writer, members: members, from: start) else { return false } }
+        writer.byte(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// Whether the key literal at `a` of `bytes` orders before the one at `b` (plain ASCII, so
+    /// byte order is UTF-8 order).
+    private static func less(_ bytes: [UInt8], _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        bytes[(a.lowerBound + 1)..<(a.upperBound - 1)].lexicographicallyPrecedes(bytes[(b.lowerBound + 1)..<(b.upperBound - 1)])
+    }
+
+    /// Puts the members written from `start` in key order; false when two keys are the same
+    /// (the parser's error to report).
+    private static func sort(_ writer: inout JSONWriter, members: [(start: Int, keyEnd: Int)], from start: Int) -> Bool {
+        let bytes = writer.bytes
+        let ends = members.dropFirst().map { $0.start - 1 } + [bytes.count]
+        let order = members.indices.sorted { less(bytes, members[$0].start..<members[$0].keyEnd, members[$1].start..<members[$1].keyEnd) }
+        for (a, b) in zip(order, order.dropFirst()) where !less(bytes, members[a].start..<members[a].keyEnd, members[b].start..<members[b].keyEnd) {
+            return false
+        }
+        var sorted = JSONWriter(reservingCapacity: bytes.count - start)
+        for (position, member) in order.enumerated() {
+            if position > 0 { sorted.byte(UInt8(ascii: ",")) }
+            sorted.raw(bytes: bytes[members[member].start..<ends[member]])
+        }
+        writer.truncate(to: start)
+        writer.raw(bytes: sorted.bytes)
+        return true
+    }
+
+    /// One value object (`{"stringValue": …}`), encoded.
+    private mutating func value(into writer: inout JSONWriter) -> Bool {
+        guard consume(UInt8(ascii: "{")) else { return false }
+        skipSpace()
+        guard let kind = plainString() else { return false }
+        skipSpace()
+        guard consume(UInt8(ascii: ":")) else { return false }
+        skipSpace()
+        switch kind {
+        case "stringValue":
+            writer.raw("{\"stringValue\":")
+            guard let end = writer.copyString(json, at: index) else { return false }
+            index = end
+        case "integerValue":
+            guard let digits = integer() else { return false }
+            writer.raw("{\"integerValue\":")
+            writer.raw(bytes: digits)
+        case "doubleValue":
+            guard let double = double() else { return false }
+            writer.raw("{\"doubleValue\":")
+            writer.double(double)
+        case "booleanValue":
+            if consume(literal: "true") {
+                writer.raw("{\"booleanValue\":true")
+            } else if consume(literal: "false") {
+                writer.raw("{\"booleanValue\":false")
+            } else {
+                return false
+            }
+        case "nullValue":
+            guard consume(literal: "null") || consume(literal: "\"NULL_VALUE\"") else { return false }
+            writer.raw("{\"nullValue\":null")
+        case "timestampValue":
+            guard let time = timestamp() else { return false }
+            writer.raw("{\"timestampValue\":")
+            writer.string(time.rfc3339)
+        case "bytesValue":
+            guard let text = decodedString(), let bytes = Base64.decode(text) else { return false }
+            writer.raw("{\"bytesValue\":")
+            writer.string(Base64.encode(bytes))
+        case "referenceValue":
+            guard let text = decodedString(), let name = try? ResourceName(documentName: text, relativeTo: source) else { return false }
+            let moved = name.database == source ? ResourceName(database: target, path: name.path) : name
+            // A reference outside the target is the caller's to report, from the whole document.
+            guard moved.database == target else { return false }
+            writer.raw("{\"referenceValue\":")
+            writer.string(moved.description)
+        case "mapValue":
+            guard consume(UInt8(ascii: "{")) else { return false }
+            skipSpace()
+            if consume(UInt8(ascii: "}")) {
+                writer.raw("{\"mapValue\":{}")
+            } else {
+                guard plainString() == "fields" else { return false }
+                skipSpace()
+                guard consume(UInt8(ascii: ":")) else { return false }
+                skipSpace()
+                let mark = writer.count
+                writer.raw("{\"mapValue\":{\"fields\":")
+                let fieldsStart = writer.count
+                var none: [(String, Value)] = []
+                guard fields(into: &writer, found: &none) else { return false }
+                if writer.count == fieldsStart + 2 {
+                    // An empty map is written `{}`, as the encoder writes it.
+                    writer.truncate(to: mark)
+                    writer.raw("{\"mapValue\":{}")
+                } else {
+                    writer.byte(UInt8(ascii: "}"))
+                }
+                skipSpace()
+                guard consume(UInt8(ascii: "}")) else { return false }
+            }
+        case "arrayValue":
+            guard consume(UInt8(ascii: "{")) else { return false }
+            skipSpace()
+            if consume(UInt8(ascii: "}")) {
+                writer.raw("{\"arrayValue\":{}")
+            } else {
+                guard plainString() == "values" else { return false }
+                skipSpace()
+                guard consume(UInt8(ascii: ":")) else { return false }
+                skipSpace()
+                guard consume(UInt8(ascii: "[")) else { return false }
+                depth += 1
+                defer { depth -= 1 }
+                guard depth <= Scan.maximumDepth else { return false }
+                skipSpace()
+                if consume(UInt8(ascii: "]")) {
+                    writer.raw("{\"arrayValue\":{}")
+                } else {
+                    writer.raw("{\"arrayValue\":{\"values\":[")
+                    while true {
+                        skipSpace()
+                        guard value(into: &writer) else { return false }
+                        skipSpace()
+                        if consume(UInt8(ascii: "]")) { break }
+                        guard consume(UInt8(ascii: ",")) else { return false }
+                        writer.byte(UInt8(ascii: ","))
+                    }
+                    writer.raw("]}")
+                }
+                skipSpace()
+                guard consume(UInt8(ascii: "}")) else { return false }
+            }
+        case "geoPointValue":
+            guard let point = geoPoint() else { return false }
+            writer.raw("{\"geoPointValue\":{\"latitude\":")
+            writer.double(point.latitude)
+            writer.raw(",\"longitude\":")
+            writer.double(point.longitude)
+            writer.byte(UInt8(ascii: "}"))
+        default:
+            // Keys that are no value type: the decoder's to report.
+            return false
+        }
+        skipSpace()
+        guard consume(UInt8(ascii: "}")) else { return false }
+        writer.byte(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// The value at `range` decoded as the decoder decodes it, references moved with the
+    /// document.
+    private func decode(_ range: Range<Int>) -> Value? {
+        guard let node = try? JSONParser.parse(UnsafeBufferPointer(rebasing: json[range])),
+              let value = try? Value(protoJSON: node, relativeTo: source)
+        else { return nil }
+        guard source != target else { return value }
+        return value.mappingReferences { name in name.database == source ? ResourceName(database: target, path: name.path) : name }
+    }
+
+    /// An int64 as a JSON integer or a decimal string, in its shortest form (no sign on zero,
+    /// no leading zeros, at most 18 digits: every such number fits): its digits.
+    private mutating func integer() -> ArraySlice<UInt8>? {
+        let quoted = consume(UInt8(ascii: "\""))
+        let start = index
+        if index < json.count, json[index] == UInt8(ascii: "-") { index += 1 }
+        let digitsStart = index
+        while index < json.count, json[index] >= UInt8(ascii: "0"), json[index] <= UInt8(ascii: "9") { index += 1 }
+        let digits = index - digitsStart
+        guard digits >= 1, digits <= 18, json[digitsStart] != UInt8(ascii: "0") || (digits == 1 && digitsStart == start) else { return nil }
+        let end = index
+        if quoted { guard consume(UInt8(ascii: "\"")) else { return nil } } else { guard !continuesNumber() else { return nil } }
+        return ArraySlice(json[start..<end])
+    }
+
+    /// A double as a JSON number, or as the string "NaN", "Infinity" or "-Infinity".
+    private mutating func double() -> Double? {
+        if consume(literal: "\"NaN\"") { return .nan }
+        if consume(literal: "\"Infinity\"") { return .infinity }
+        if consume(literal: "\"-Infinity\"") { return -.infinity }
+        let start = index
+        guard skipNumber() else { return nil }
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: json[start..<index]), as: UTF8.self))
+    }
+
+    /// `{"latitude": …, "longitude": …}`, either left out for 0, within ±90 and ±180.
+    private mutating func geoPoint() -> GeoPoint? {
+        guard consume(UInt8(ascii: "{")) else { return nil }
+        var (latitude, longitude): (Double?, Double?) = (nil, nil)
+        skipSpace()
+        if !consume(UInt8(ascii: "}")) {
+            while true {
+                skipSpace()
+                let key = plainString()
+                skipSpace()
+                guard consume(UInt8(ascii: ":")) else { return nil }
+                skipSpace()
+                guard let value = double() else { return nil }
+                switch key {
+                case "latitude" where latitude == nil: latitude = value
+                case "longitude" where longitude == nil: longitude = value
+                default: return nil
+                }
+                skipSpace()
+                if consume(UInt8(ascii: "}")) { break }
+                guard consume(UInt8(ascii: ",")) else { return nil }
+            }
+        }
+        let point = GeoPoint(latitude: latitude ?? 0, longitude: longitude ?? 0)
+        guard (-90...90).contains(point.latitude), (-180...180).contains(point.longitude) else { return nil }
+        return point
+    }
+
+    /// A timestamp as an RFC 3339 string.
+    private mutating func timestamp() -> Timestamp? {
+        guard let text = decodedString() else { return nil }
+        return try? Timestamp(rfc3339: text)
+    }
+
+    /// Skips a JSON number (RFC 8259's grammar); false when there is none.
+    private mutating func skipNumber() -> Bool {
+        if index < json.count, json[index] == UInt8(ascii: "-") { index += 1 }
+        let integerStart = index
+        guard skipDigits() else { return false }
+        if index - integerStart > 1, json[integerStart] == UInt8(ascii: "0") { return false }
+        if consume(UInt8(ascii: ".")) { guard skipDigits() else { return false } }
+        if index < json.count, json[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < json.count, json[index] == UInt8(ascii: "+") || json[index] == UInt8(ascii: "-") { index += 1 }
+            guard skipDigits() else { return false }
+        }
+        return !continuesNumber()
+    }
+
+    private mutating func skipDigits() -> Bool {
+        let start = index
+        while index < json.count, json[index] >= UInt8(ascii: "0"), json[index] <= UInt8(ascii: "9") { index += 1 }
+        return index > start
+    }
+
+    /// Whether a number just read runs on into what no JSON number can end with.
+    private func continuesNumber() -> Bool {
+        guard index < json.count else { return false }
+        let byte = json[index]
+        return byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    /// Skips one JSON value of any kind (strings, objects and arrays checked only for their
+    /// extent: the `fields` object is read properly afterwards).
+    private mutating func skipValue() -> Bool {
+        var open = 0
+        repeat {
+            skipSpace()
+            guard index < json.count else { return false }
+            switch json[index] {
+            case UInt8(ascii: "\""):
+                guard plainStringEnd() != nil || skipString() else { return false }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                open += 1
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard open > 0 else { return false }
+                open -= 1
+                index += 1
+            default:
+                index += 1
+            }
+        } while open > 0
+        return true
+    }
+
+    /// Skips a string literal with escapes or non-ASCII bytes.
+    private mutating func skipString() -> Bool {
+        index += 1
+        while index < json.count, json[index] != UInt8(ascii: "\"") {
+            index += json[index] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        guard index < json.count else { return false }
+        index += 1
+        return true
+    }
+
+    /// A string literal of printable ASCII without escapes: its end (after the closing quote),
+    /// having moved past it; nil (not moved) for anything else.
+    private mutating func plainStringEnd() -> Int? {
+        guard index < json.count, json[index] == UInt8(ascii: "\"") else { return nil }
+        var end = index + 1
+        while end < json.count {
+            let byte = json[end]
+            if byte == UInt8(ascii: "\"") {
+                index = end + 1
+                return index
+            }
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+            end += 1
+        }
+        return nil
+    }
+
+    /// The text of a string literal of printable ASCII without escapes.
+    private mutating func plainString() -> String? {
+        let start = index
+        guard let end = plainStringEnd() else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: json[(start + 1)..<(end - 1)]), as: UTF8.self)
+    }
+
+    /// The value of any string literal, as the parser decodes it.
+    private mutating func decodedString() -> String? {
+        if let plain = plainString() { return plain }
+        let start = index
+        guard index < json.count, json[index] == UInt8(ascii: "\""), skipString() else { return nil }
+        return (try? JSONParser.parse(UnsafeBufferPointer(rebasing: json[start..<index])))?.stringValue
+    }
+
+    private mutating func skipSpace() {
+        while index < json.count {
+            switch json[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func consume(_ byte: UInt8) -> Bool {
+        guard index < json.count, json[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    private mutating func consume(literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= json.count else { return false }
+        let matches = literal.withUTF8Buffer { expected in json[index..<(index + count)].elementsEqual(expected) }
+        if matches { index += count }
+        return matches
+    }
+}

@@ -1,0 +1,106 @@
+import FirestoreModel
+import JSONCore
+import Testing
+@testable import ExportReader
+
+/// A REST line read by ``RESTDocumentTranscoder`` gives exactly what decoding, re-rooting and
+/// encoding it gives; a line it cannot prove so is left to the decoder.
+@Suite("REST lines read without decoding every field")
+struct TranscodingTests {
+    static let target = DatabaseID(project: "demo")
+    static let kept = [try! FieldPath(serverFormat: "published"), try! FieldPath(serverFormat: "meta.views")]
+    static let root = "projects/demo/databases/(default)/documents"
+
+    /// Lines the transcoder reads: every value type and form, keys out of order, whitespace.
+    static let common = [
+        #"{"name":"\#(root)/c/1","fields":{"s":{"stringValue":"plain"},"b":{"booleanValue":true},"i":{"integerValue":"-42"},"d":{"doubleValue":3.0}},"createTime":"2024-01-02T03:04:05.678901Z","updateTime":"2024-03-01T00:00:00Z"}"#,
+        #"{ "fields" : { "z" : { "nullValue" : null } , "a" : { "nullValue" : "NULL_VALUE" } } , "name" : "\#(root)/c/2" }"#,
+        #"{"name":"c/3","fields":{"u":{"stringValue":"na\u00efve caf\u00e9 \ud83d\ude00 \"q\" \\ \/ \n"},"raw":{"stringValue":"naïve 😀"}}}"#,
+        #"{"name":"\#(root)/c/4","fields":{"i":{"integerValue":0},"j":{"integerValue":"0"},"k":{"integerValue":123456789012345678},"d1":{"doubleValue":1e5},"d2":{"doubleValue":-0.0},"d3":{"doubleValue":1.50},"d4":{"doubleValue":"NaN"},"d5":{"doubleValue":"-Infinity"},"d6":{"doubleValue":1E400},"d7":{"doubleValue":0.1}}}"#,
+        #"{"name":"\#(root)/c/5","fields":{"t":{"timestampValue":"2024-05-01T12:34:56+02:00"},"t2":{"timestampValue":"2024-05-01T12:34:56.1Z"},"by":{"bytesValue":"aGk-_w"},"by2":{"bytesValue":"aGk+/w=="}}}"#,
+        #"{"name":"\#(root)/c/6","fields":{"r":{"referenceValue":"\#(root)/users/u1"},"rel":{"referenceValue":"users/u2"},"g":{"geoPointValue":{"longitude":-122.5,"latitude":37}},"g0":{"geoPointValue":{}}}}"#,
+        #"{"name":"\#(root)/c/7","fields":{"m":{"mapValue":{}},"m2":{"mapValue":{"fields":{}}},"a":{"arrayValue":{}},"a2":{"arrayValue":{"values":[]}},"meta":{"mapValue":{"fields":{"views":{"integerValue":"7"},"lang":{"stringValue":"en"},"b":{"arrayValue":{"values":[{"mapValue":{"fields":{"y":{"integerValue":"1"},"x":{"integerValue":"2"}}}},{"integerValue":"3"}]}}}}}}}"#,
+        #"{"name":"\#(root)/c/8","fields":{"published":{"booleanValue":true},"b b":{"integerValue":"1"},"b":{"integerValue":"2"},"b!":{"integerValue":"3"},"B":{"integerValue":"4"},"":{"integerValue":"5"}},"updateTime":"2024-03-01T00:00:00.000000001Z"}"#,
+        // From another project: the name and the references into it move to the target.
+        #"{"name":"projects/prod/databases/(default)/documents/c/9","fields":{"r":{"referenceValue":"projects/prod/databases/(default)/documents/u/1"},"rel":{"referenceValue":"u/2"},"published":{"mapValue":{"fields":{"r":{"referenceValue":"u/3"}}}}}}"#,
+        #"{"name":"\#(root)/c/10"}"#,
+        // Times out of order are the build's to report, not the reader's.
+        #"{"name":"\#(root)/c/11","fields":{"s":{"stringValue":"x"}},"updateTime":"2024-01-01T00:00:00Z","createTime":"2024-02-01T00:00:00Z"}"#,
+    ]
+
+    /// Lines left to the decoder: valid ones of rarer shapes, and invalid ones (whose errors the
+    /// decoder reports).
+    static let others = [
+        #"{"name":"\#(root)/c/1","fields":{"k\u00e9":{"stringValue":"x"}}}"#,  // an escaped key
+        #"{"name":"\#(root)/c/1","fields":{"ké":{"stringValue":"x"}}}"#,  // a non-ASCII key
+        #"{"name":"\#(root)/c/1","fields":{"a":{"integerValue":"1"},"a":{"integerValue":"2"}}}"#,  // a key twice
+        #"{"name":"\#(root)/c/1","fields":{"i":{"integerValue":"007"}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"i":{"integerValue":"-0"}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"i":{"integerValue":"+5"}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"i":{"integerValue":"9223372036854775808"}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"i":{"integerValue":1.5}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"d":{"doubleValue":"1.5"}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"d":{"doubleValue":01}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"t":{"timestampValue":{"seconds":5}}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"t":{"timestampValue":"yesterday"}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"r":{"referenceValue":"projects/other/databases/(default)/documents/u/1"}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"r":{"referenceValue":"users"}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"g":{"geoPointValue":{"latitude":91}}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"s":{"stringValue":"x","integerValue":"1"}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"s":{"stringValue":"\ud800"}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"m":{"mapValue":{"fields":{},"x":1}}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"s":{"textValue":"x"}}}"#,
+        #"{"name":"\#(root)/c","fields":{}}"#,
+        #"{"name":"\#(root)/c/1","name":"\#(root)/c/2"}"#,
+        #"{"name":"\#(root)/c/1","extra":1}"#,
+        #"{"name":"\#(root)/c/1"} x"#,
+        #" {"name":"\#(root)/c/1"}"#,
+        #"{"document":{"name":"\#(root)/c/1"},"readTime":"2024-01-01T00:00:00Z"}"#,
+        #"{"name":"\#(root)/c/1","fields":{"s":{"stringValue":"x"}}"#,
+    ]
+
+    @Test(arguments: common)
+    func aCommonLineReadsAsDecodingGives(line: String) throws {
+        let transcoded = try #require(transcode(line), "the transcoder gave up on \(line)")
+        let (document, source) = try #require(try decode(line))
+        #expect(transcoded.source == source)
+        #expect(transcoded.document.path == document.path)
+        #expect(transcoded.document.createTime == document.createTime && transcoded.document.updateTime == document.updateTime)
+        #expect(Value.map(transcoded.document.fields) == .map(document.fields.keepingOnly(Self.kept)))
+        var writer = JSONWriter()
+        document.fields.encodeFields(into: &writer)
+        #expect(String(decoding: transcoded.encodedFields, as: UTF8.self) == String(decoding: writer.bytes, as: UTF8.self))
+    }
+
+    @Test(arguments: others)
+    func anotherLineIsLeftToTheDecoder(line: String) {
+        #expect(transcode(line) == nil)
+    }
+
+    /// Reading a file with `fieldsKept` gives the same documents, narrowed, with their fields
+    /// encoded; a line left to the decoder comes whole.
+    @Test func aReaderKeepingFieldsGivesEncodedDocuments() throws {
+        let path = Fixtures.temporaryFile("export.ndjson", (Self.common + [Self.others[0]]).joined(separator: "\n"))
+        let whole = try ExportReader(target: Self.target).readAll(path)
+        var narrowed: [ExportedDocument] = []
+        try ExportReader(target: Self.target, fieldsKept: Self.kept).read(path) { narrowed.append($0) }
+        #expect(narrowed.map(\.document.path) == whole.map(\.document.path))
+        #expect(narrowed.map(\.location) == whole.map(\.location))
+        #expect(narrowed.dropLast().allSatisfy { $0.encodedFields != nil })
+        #expect(narrowed.last?.encodedFields == nil && narrowed.last.map { Value.map($0.document.fields) } == whole.last.map { .map($0.document.fields) })
+    }
+
+    private func transcode(_ line: String) -> RESTDocumentTranscoder.Transcoded? {
+        Array(line.utf8).withUnsafeBufferPointer { RESTDocumentTranscoder(target: Self.target, kept: Self.kept).transcode($0) }
+    }
+
+    /// The document of `line` as the decoder reads it, re-rooted, with the database it named.
+    private func decode(_ line: String) throws -> (Document, DatabaseID)? {
+        var result: (Document, DatabaseID)?
+        let node = try JSONParser.parse(Array(line.utf8))
+        try RESTRecordDecoder(target: Self.target).decode(node, locate: { _ in SourceLocation(file: "-", line: 1, column: 1) }) { document, source, _ in
+            result = (document, source)
+        }
+        return result
+    }
+}
