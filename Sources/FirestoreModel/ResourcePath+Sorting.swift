@@ -3,7 +3,8 @@ extension Collection {
     /// equal paths in their order here.
     public func sorted(byPath path: (Element) -> ResourcePath) -> [Element] {
         let elements = Array(self)
-        return elements.pathOrder(path).map { elements[$0] }
+        guard let order = elements.pathOrder(path) else { return elements }
+        return order.map { elements[$0] }
     }
 }
 
@@ -11,7 +12,7 @@ extension Array {
     /// Sorts the elements in place by `path(element)` in document-key order, as
     /// ``Swift/Collection/sorted(byPath:)`` orders them, without a second copy of the elements.
     public mutating func sort(byPath path: (Element) -> ResourcePath) {
-        var order = pathOrder(path)
+        guard var order = pathOrder(path) else { return }
         // Position i takes the element at order[i]: each cycle of the permutation is followed once,
         // by swaps, and its positions marked done (order[i] == i).
         for start in order.indices where order[start] != start {
@@ -26,21 +27,20 @@ extension Array {
         }
     }
 
-    /// The indices of the elements in document-key order of `path(element)` (stable).
-    ///
-    /// Already in order, they are kept as they are after one pass.
+    /// The indices of the elements in document-key order of `path(element)` (stable); nil when
+    /// they are in that order already, found in one pass.
     ///
     /// Comparing paths segment by segment, as `String`s, costs several times more than comparing
     /// bytes, which tells on sets of a hundred thousand documents. So unless a segment may be a
     /// numeric id (`__id…__`, ordered by value: then the paths are compared as they are), each
     /// path becomes a byte key once, whose unsigned lexicographic order is the key order: every
     /// segment's UTF-8 bytes (a 0x00 byte escaped as 0x00 0x01), followed by 0x00 0x00.
-    fileprivate func pathOrder(_ path: (Element) -> ResourcePath) -> [Int] {
-        let paths = map(path)
-        var order = [Int](indices)
+    fileprivate func pathOrder(_ path: (Element) -> ResourcePath) -> [Int]? {
         // Elements often come in key order already (a query's results, a plan's entries): one
         // pass of comparisons, which stops at the first pair out of order, finds that out.
-        if zip(paths, paths.dropFirst()).allSatisfy({ ResourcePath.compare($0, $1) != .greater }) { return order }
+        if indices.dropFirst().allSatisfy({ ResourcePath.compare(path(self[$0 - 1]), path(self[$0])) != .greater }) { return nil }
+        let paths = map(path)
+        var order = [Int](indices)
         guard !paths.contains(where: { $0.segments.contains(where: NumericID.mayBeNumeric) }) else {
             order.sort { ResourcePath.compare(paths[$0], paths[$1]) == .less }
             return order

@@ -89,7 +89,9 @@ struct BundleSelection: Sendable {
             running.append(BackgroundMap(count: 1) { _ in
                 // The bundle's fields: policy was checked to keep every field the query reads, so
                 // the results are the same over the published documents.
-                var results = store.evaluate(named.query).map { Selected(document: $0, queries: [named.name]) }
+                // One array of the query's name, shared by its results.
+                let queries = [named.name]
+                var results = store.evaluate(named.query).map { Selected(document: $0, queries: queries) }
                 results.sort(byPath: \.document.path)
                 return results
             })

@@ -118,14 +118,8 @@ struct LoadedInputs: Sendable {
     /// The ``DocumentFingerprint`` of `document`, a document of the store, as `policy` publishes
     /// it: found as it was set aside when published whole, else computed here.
     func fingerprint(of document: Document, as policy: FieldPolicy) throws(PublishError) -> DocumentFingerprint {
-        if let known = try knownFingerprint(of: document, as: policy) { return known }
+        if policy.rule(forDocument: document.path) == nil, let known = try setAside(document).fingerprint { return known }
         return DocumentFingerprint.of(createTime: document.createTime, encodedFields: try encodedFields(of: document, as: policy))
-    }
-
-    /// ``fingerprint(of:as:)`` when it was found as `document` was set aside: published whole,
-    /// read with a `createTime`.
-    func knownFingerprint(of document: Document, as policy: FieldPolicy) throws(PublishError) -> DocumentFingerprint? {
-        policy.rule(forDocument: document.path) == nil ? try setAside(document).fingerprint : nil
     }
 
     /// The fields of `document`, a document of the store, that look sensitive as `policy`

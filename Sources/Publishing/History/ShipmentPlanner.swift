@@ -43,34 +43,33 @@ struct ShipmentPlanner {
         let cutoff = snapshotTime.advanced(bySeconds: -leavers.keep)
         let candidate = max(snapshotTime, previous.map(\.siteTime.nextMicrosecond) ?? floorWithoutHistory)
         var versions = VersionAssignment(newest: previous?.newestVersions() ?? [:], bump: candidate)
-        try versions.prepare(selections, inputs: inputs)
+        let fingerprints = try versions.prepare(selections, inputs: inputs)
 
-        var drafts: [(selection: BundleSelection, entries: [ShipmentPlan.Entry], leavers: Int, missing: Int)] = []
-        for selection in selections {
+        var drafts: [Draft] = []
+        for (selection, fingerprints) in zip(selections, fingerprints) {
             var entries: [ShipmentPlan.Entry] = []
             entries.reserveCapacity(selection.documents.count)
-            for selected in selection.documents {
-                entries.append(.existing(try versions.shipped(selected.document, policy: selection.fieldPolicy, inputs: inputs), queries: selected.queries))
+            for (selected, fingerprint) in zip(selection.documents, fingerprints) {
+                entries.append(.existing(versions.shipped(selected.document, fingerprint: fingerprint), queries: selected.queries))
             }
-            var leaverCount = 0
-            var missingCount = 0
+            var draft = Draft(selection: selection, entries: entries, fingerprints: fingerprints.map { $0 })
+            var others: [(entry: ShipmentPlan.Entry, fingerprint: DocumentFingerprint?)] = []
             let published = previous?.bundles[selection.id]
             for path in published.map(selection.unselected(in:)) ?? [] {
                 let earlier = published!.versions(of: path, since: cutoff)
                 if let document = inputs.store.document(at: path) {
-                    let current = try versions.shipped(document, policy: selection.fieldPolicy, inputs: inputs)
+                    let fingerprint = try versions.fingerprint(of: document, policy: selection.fieldPolicy, inputs: inputs)
+                    let current = versions.shipped(document, fingerprint: fingerprint)
                     guard earlier.contains(where: { $0.differs(from: current.updateTime) }) else { continue }
-                    entries.append(.existing(current, queries: []))
-                    leaverCount += 1
+                    others.append((.existing(current, queries: []), fingerprint))
+                    draft.leavers += 1
                 } else if earlier.contains(where: { $0.differs(from: nil) }) {
-                    entries.append(.missing(path, readTime: markerTime(for: path, earlier: earlier, versions: versions, candidate: candidate)))
-                    missingCount += 1
+                    others.append((.missing(path, readTime: markerTime(for: path, earlier: earlier, versions: versions, candidate: candidate)), nil))
+                    draft.missing += 1
                 }
             }
-            // The selection is in key order already: only leavers and markers, after it, need a
-            // sort (in place: a hundred thousand entries are not copied for it).
-            if leaverCount + missingCount > 0 { entries.sort(byPath: \.path) }
-            drafts.append((selection, entries, leaverCount, missingCount))
+            if !others.isEmpty { draft.insert(others) }
+            drafts.append(draft)
         }
 
         var bundles: [ShipmentPlan.Bundle] = []
@@ -83,11 +82,11 @@ struct ShipmentPlanner {
             for query in draft.selection.namedQueries { digest.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery) }
             var current: [ShippedDocuments.Element] = []
             current.reserveCapacity(draft.entries.count)
-            for entry in draft.entries {
+            for (entry, fingerprint) in zip(draft.entries, draft.fingerprints) {
                 let path = entry.path
                 switch entry {
                 case .existing(let document, let queries):
-                    let fingerprint = try versions.fingerprint(of: document, policy: draft.selection.fieldPolicy, inputs: inputs)
+                    let fingerprint = fingerprint!
                     digest.addExisting(path, updateTime: document.updateTime!, fingerprint: fingerprint, queries: queries)
                     current.append((path, .existing(updateTime: document.updateTime!, fingerprint: fingerprint)))
                 case .missing(_, let readTime):
@@ -140,6 +139,48 @@ struct ShipmentPlanner {
     }
 }
 
+/// A bundle's entries while they are planned, each existing document's with the fingerprint it
+/// ships with.
+private struct Draft {
+    var selection: BundleSelection
+    /// In key order.
+    var entries: [ShipmentPlan.Entry]
+    /// Beside `entries`: nil for a missing-document marker.
+    var fingerprints: [DocumentFingerprint?]
+    var leavers = 0
+    var missing = 0
+
+    init(selection: BundleSelection, entries: [ShipmentPlan.Entry], fingerprints: [DocumentFingerprint?]) {
+        self.selection = selection
+        self.entries = entries
+        self.fingerprints = fingerprints
+    }
+
+    /// Adds leavers and markers, found after the selection, in key order: merged in rather than
+    /// sorted with it, so that a hundred thousand entries are not sorted again. A path that
+    /// orders as a selected one (numeric ids order by value) comes after it.
+    mutating func insert(_ others: [(entry: ShipmentPlan.Entry, fingerprint: DocumentFingerprint?)]) {
+        let others = others.sorted(byPath: \.entry.path)
+        var entries: [ShipmentPlan.Entry] = []
+        var fingerprints: [DocumentFingerprint?] = []
+        entries.reserveCapacity(self.entries.count + others.count)
+        fingerprints.reserveCapacity(entries.capacity)
+        var next = 0
+        for other in others {
+            while next < self.entries.count, ResourcePath.compare(self.entries[next].path, other.entry.path) != .greater {
+                entries.append(self.entries[next])
+                fingerprints.append(self.fingerprints[next])
+                next += 1
+            }
+            entries.append(other.entry)
+            fingerprints.append(other.fingerprint)
+        }
+        entries += self.entries[next...]
+        fingerprints += self.fingerprints[next...]
+        (self.entries, self.fingerprints) = (entries, fingerprints)
+    }
+}
+
 /// The `updateTime` each document ships with: its own, unless that would not tell a client
 /// holding an earlier shipped version that the content changed.
 private struct VersionAssignment {
@@ -147,9 +188,9 @@ private struct VersionAssignment {
     let newest: [ResourcePath: (updateTime: Timestamp, fingerprint: DocumentFingerprint?)]
     /// The time a changed document whose own `updateTime` is not newer gets.
     let bump: Timestamp
-    /// The fingerprints not found as the documents were set aside (a document read without a
-    /// `createTime`, a leaver), and, when a bundle's field policy narrows documents, every
-    /// fingerprint: a document in several bundles keeps the one of its first occurrence.
+    /// Fingerprints by path: when a bundle's field policy narrows documents, the first
+    /// occurrence's of every selected document (a document in several bundles keeps it), and
+    /// those of leavers found since.
     private var fingerprints: [ResourcePath: DocumentFingerprint] = [:]
 
     init(newest: [ResourcePath: (updateTime: Timestamp, fingerprint: DocumentFingerprint?)], bump: Timestamp) {
@@ -157,43 +198,45 @@ private struct VersionAssignment {
         self.bump = bump
     }
 
-    /// Fingerprints the documents of `selections` (of `inputs`' store) that need it, each as
-    /// its bundle's policy publishes it, on every core. Without a policy that narrows documents,
-    /// those are the few whose fingerprint was not found as they were set aside; with one, every
-    /// document, so that each path keeps its first occurrence's (fingerprinting the repeats
-    /// costs less than finding them first).
-    mutating func prepare(_ selections: [BundleSelection], inputs: LoadedInputs) throws(PublishError) {
-        let narrowing = selections.contains { !$0.fieldPolicy.isEmpty }
-        var needed: [(document: Document, policy: FieldPolicy)] = []
+    /// The fingerprint of each document of `selections` (of `inputs`' store), as its bundle's
+    /// policy publishes it, found on every core (most were taken as the documents were set
+    /// aside). When a policy narrows documents, a document in several bundles keeps the
+    /// fingerprint of its first occurrence (fingerprinting the repeats costs less than finding
+    /// them first).
+    mutating func prepare(_ selections: [BundleSelection], inputs: LoadedInputs) throws(PublishError) -> [[DocumentFingerprint]] {
+        var all: [[DocumentFingerprint]] = []
         for selection in selections {
-            for selected in selection.documents {
-                let known = narrowing ? nil : try inputs.knownFingerprint(of: selected.document, as: selection.fieldPolicy)
-                if known == nil {
-                    needed.append((selected.document, selection.fieldPolicy))
+            let (documents, policy) = (selection.documents, selection.fieldPolicy)
+            let chunk = 2_048
+            let runs = parallelMap(count: (documents.count + chunk - 1) / chunk, threads: Processors.online) { run in
+                Result { () throws(PublishError) in
+                    try documents[(run * chunk)..<min(documents.count, (run + 1) * chunk)].map { selected throws(PublishError) in
+                        try inputs.fingerprint(of: selected.document, as: policy)
+                    }
+                }
+            }
+            var fingerprints: [DocumentFingerprint] = []
+            fingerprints.reserveCapacity(documents.count)
+            for run in runs { fingerprints += try run.get() }
+            all.append(fingerprints)
+        }
+        guard selections.contains(where: { !$0.fieldPolicy.isEmpty }) else { return all }
+        for (index, selection) in selections.enumerated() {
+            for (position, selected) in selection.documents.enumerated() {
+                if let first = fingerprints[selected.document.path] {
+                    all[index][position] = first
+                } else {
+                    fingerprints[selected.document.path] = all[index][position]
                 }
             }
         }
-        let documents = needed
-        let chunk = 512
-        let runs = parallelMap(count: (documents.count + chunk - 1) / chunk, threads: Processors.online) { run in
-            Result { () throws(PublishError) in
-                try documents[(run * chunk)..<min(documents.count, (run + 1) * chunk)].map { (document, policy) throws(PublishError) in
-                    (document.path, try inputs.fingerprint(of: document, as: policy))
-                }
-            }
-        }
-        fingerprints.reserveCapacity(documents.count)
-        for run in runs {
-            fingerprints.merge(try run.get(), uniquingKeysWith: { first, _ in first })
-        }
+        return all
     }
 
-    /// The fingerprint `document` (of `inputs`' store) ships with in a bundle that publishes it
-    /// as `policy` says.
+    /// The fingerprint `document` (of `inputs`' store), not selected in a bundle that publishes
+    /// it as `policy` says, ships with there: a leaver's.
     mutating func fingerprint(of document: Document, policy: FieldPolicy, inputs: LoadedInputs) throws(PublishError) -> DocumentFingerprint {
         if let known = fingerprints[document.path] { return known }
-        if let known = try inputs.knownFingerprint(of: document, as: policy) { return known }
-        // A leaver's current version, with its bundle's field policy applied.
         let fingerprint = try inputs.fingerprint(of: document, as: policy)
         fingerprints[document.path] = fingerprint
         return fingerprint
@@ -201,10 +244,8 @@ private struct VersionAssignment {
 
     func newestShipped(_ path: ResourcePath) -> Timestamp? { newest[path]?.updateTime }
 
-    /// `document` (of `inputs`' store) with the `updateTime` it ships with in a bundle that
-    /// publishes it as `policy` says.
-    mutating func shipped(_ document: Document, policy: FieldPolicy, inputs: LoadedInputs) throws(PublishError) -> Document {
-        let fingerprint = try fingerprint(of: document, policy: policy, inputs: inputs)
+    /// `document` with the `updateTime` it ships with, given the fingerprint it ships with.
+    func shipped(_ document: Document, fingerprint: DocumentFingerprint) -> Document {
         guard let known = newest[document.path], let own = document.updateTime else { return document }
         var shipped = document
         if known.fingerprint == fingerprint {
