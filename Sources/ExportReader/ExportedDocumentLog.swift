@@ -8,9 +8,10 @@ import ParallelWork
 ///
 /// Each record is its length (a varint), then the index of its file in a table the log's
 /// reader is given, its line and column (0 in a binary file), its byte offset plus one (0 in a
-/// text file), all varints, and the document in its binary form (``FirestoreModel/Document/appendBinary(to:)``).
-/// Reading it back gives the same documents and locations, in the same order, decoded on every
-/// core; it reads several times faster than the JSON the documents came from.
+/// text file), all varints, the document in its binary form (``FirestoreModel/Document/appendBinary(to:)``),
+/// and its ``ExportedDocument/encodedFields``: their byte count plus one, a varint (0 for none),
+/// and the bytes. Reading it back gives the same documents and locations, in the same order,
+/// decoded on every core; it reads several times faster than the JSON the documents came from.
 public enum ExportedDocumentLog {
     /// Appends `exported`, read from the file at index `file` of the log's table, as one record.
     public static func append(_ exported: ExportedDocument, file: Int, to bytes: inout [UInt8]) {
@@ -20,6 +21,8 @@ public enum ExportedDocumentLog {
             Varint.append(UInt64(number), to: &record)
         }
         exported.document.appendBinary(to: &record)
+        Varint.append(exported.encodedFields.map { UInt64($0.count + 1) } ?? 0, to: &record)
+        record += exported.encodedFields ?? []
         Varint.append(UInt64(record.count), to: &bytes)
         bytes.append(contentsOf: record)
     }
@@ -176,10 +179,15 @@ private struct LogSource: ExportDocumentSource {
             : SourceLocation(file: file.path, line: numbers[1] + file.linesBefore, column: numbers[2])
         do throws(BinaryDecodingError) {
             let document = try Document(binary: recordBytes, offset: &offset)
+            guard let encodedCount = Varint.read(recordBytes, at: &offset), encodedCount <= UInt64(recordBytes.count - offset + 1) else {
+                throw BinaryDecodingError(offset: offset, message: "the document's encoded fields are cut short")
+            }
+            let encoded = encodedCount == 0 ? nil : Array(recordBytes[offset..<(offset + Int(encodedCount) - 1)])
+            offset += max(0, Int(encodedCount) - 1)
             guard offset == recordBytes.count else {
                 throw BinaryDecodingError(offset: offset, message: "\(recordBytes.count - offset) bytes follow the document")
             }
-            return ExportedDocument(document: document, sourceDatabase: database, location: location)
+            return ExportedDocument(document: document, sourceDatabase: database, location: location, encodedFields: encoded)
         } catch {
             throw .invalidDocument(SourceLocation(file: log, byteOffset: fileOffset + record.lowerBound + error.offset), message: error.message)
         }

@@ -118,7 +118,8 @@ struct ByteRangeTests {
                 sourceDatabase: Fixtures.demo, location: SourceLocation(file: "exports/a.ndjson", line: 12, column: 3)),
             ExportedDocument(
                 document: Document(path: try ResourcePath(parsing: "c/b/d/e"), fields: MapValue()),
-                sourceDatabase: Fixtures.demo, location: SourceLocation(file: "export/output-0", byteOffset: 40_000)),
+                sourceDatabase: Fixtures.demo, location: SourceLocation(file: "export/output-0", byteOffset: 40_000),
+                encodedFields: Array(#"{"x":{"stringValue":"y"}}"#.utf8)),
         ]
         var bytes: [UInt8] = []
         for (index, exported) in documents.enumerated() {
@@ -130,6 +131,7 @@ struct ByteRangeTests {
         while let next = try source.next() { read.append(next) }
         #expect(read.map(\.location) == documents.map(\.location))
         #expect(read.map(\.document.path) == documents.map(\.document.path))
+        #expect(read.map(\.encodedFields) == documents.map(\.encodedFields))
         for (back, original) in zip(read, documents) {
             var expected = JSONWriter()
             var actual = JSONWriter()

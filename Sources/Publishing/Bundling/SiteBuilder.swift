@@ -66,7 +66,7 @@ public struct SiteBuilder: Sendable {
             throw .previous(error)
         }
         var writer = try PartialWriter(shard: shard, directory: directory, config: config, candidates: try CandidateRules(judged, previous: previous.history))
-        let read = try Partial.readSlice(shard, of: layout, config: config, progress: progress) { exported, piece throws(BuildError) in
+        let read = try Partial.readSlice(shard, of: layout, config: config, decoding: config.fieldsRead, progress: progress) { exported, piece throws(BuildError) in
             try writer.append(exported, piece: piece)
         }
         progress(.writingPartial)

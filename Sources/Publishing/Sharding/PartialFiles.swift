@@ -64,7 +64,7 @@ enum PartialFiles {
         var documentsBytes: Int
     }
 
-    static let format = "bundlepress-partial-2"
+    static let format = "bundlepress-partial-3"
 
     /// `shard-K-of-N`, K zero-padded to N's digits so the files sort in shard order.
     static func baseName(of shard: Shard) -> String {
@@ -311,7 +311,10 @@ struct PartialWriter: ~Copyable {
         }
         let (verdict, kept) = Verdict.of(exported.document, by: rules, keeping: config.fieldsRead)
         var written = exported
-        if !tracker.admit(kept, verdict, tag: count).isCandidate { written.document.fields = MapValue() }
+        if !tracker.admit(kept, verdict, tag: count).isCandidate {
+            written.document.fields = MapValue()
+            written.encodedFields = nil
+        }
         ExportedDocumentLog.append(written, file: index, to: &buffer)
         count += 1
         if buffer.count >= 1 << 20 { try flush() }
