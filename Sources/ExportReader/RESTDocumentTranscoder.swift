@@ -49,6 +49,18 @@ private struct Scan {
     /// Nesting below the document, kept well inside ``JSONCore/JSONParser/maximumDepth``.
     var depth = 0
     static let maximumDepth = 64
+    /// The members of the `fields` objects being read, innermost last.
+    private var members: [Member] = []
+    /// Where members are put in order.
+    private var scratch: [UInt8] = []
+
+    /// Where one field's `"key":value` is in the writer: from `start`, its key up to `keyEnd`,
+    /// up to `end`.
+    struct Member {
+        var start: Int
+        var keyEnd: Int
+        var end: Int
+    }
 
     init(json: UnsafeBufferPointer<UInt8>, target: DatabaseID) {
         self.json = json
@@ -74,7 +86,7 @@ private struct Scan {
         var name: String?
         var fields: Range<Int>?
         var transcoded = false
-        let keptKeys = kept.map { $0.segments[0] }
+        let keptKeys = kept.map { Array($0.segments[0].utf8) }
         var keptFields: [(String, Value)] = []
         var createTime: Timestamp?
         var updateTime: Timestamp?
@@ -125,16 +137,17 @@ private struct Scan {
     }
 
     /// A `fields` object, encoded with its keys in UTF-8 order; at the top level (`keeping`
-    /// non-empty) the values of the fields named in `keeping` are decoded into `found`.
-    private mutating func fields(into writer: inout JSONWriter, keeping: [String] = [], found: inout [(String, Value)]) -> Bool {
+    /// non-empty: the UTF-8 names of the fields kept) the values of those fields are decoded
+    /// into `found`.
+    private mutating func fields(into writer: inout JSONWriter, keeping: [[UInt8]] = [], found: inout [(String, Value)]) -> Bool {
         guard consume(UInt8(ascii: "{")) else { return false }
         depth += 1
         defer { depth -= 1 }
         guard depth <= Scan.maximumDepth else { return false }
         writer.byte(UInt8(ascii: "{"))
         let start = writer.count
-        // Where each field's `"key":value` starts in the writer, and its key's end.
-        var members: [(start: Int, keyEnd: Int)] = []
+        let first = members.count
+        defer { members.removeSubrange(first...) }
         var inOrder = true
         skipSpace()
         if !consume(UInt8(ascii: "}")) {
@@ -142,56 +155,57 @@ private struct Scan {
                 skipSpace()
                 let keyStart = index
                 guard let keyEnd = plainStringEnd() else { return false }
-                if !members.isEmpty { writer.byte(UInt8(ascii: ",")) }
-                let member = (start: writer.count, keyEnd: writer.count + keyEnd - keyStart)
+                if members.count > first {
+                    members[members.count - 1].end = writer.count
+                    writer.byte(UInt8(ascii: ","))
+                }
+                let member = Member(start: writer.count, keyEnd: writer.count + keyEnd - keyStart, end: 0)
                 writer.raw(bytes: UnsafeBufferPointer(rebasing: json[keyStart..<keyEnd]))
                 writer.byte(UInt8(ascii: ":"))
-                if let last = members.last, !Self.less(writer.bytes, last.start..<last.keyEnd, member.start..<member.keyEnd) { inOrder = false }
+                if members.count > first, !Self.less(writer.bytes, members[members.count - 1], member) { inOrder = false }
                 members.append(member)
                 skipSpace()
                 guard consume(UInt8(ascii: ":")) else { return false }
                 skipSpace()
                 let valueStart = index
                 guard value(into: &writer) else { return false }
-                if !keeping.isEmpty {
-                    let key = String(decoding: UnsafeBufferPointer(rebasing: json[(keyStart + 1)..<(keyEnd - 1)]), as: UTF8.self)
-                    if keeping.contains(where: { UTF8Order.equal($0, key) }) {
-                        guard let decoded = decode(valueStart..<index) else { return false }
-                        found.append((key, decoded))
-                    }
+                let name = json[(keyStart + 1)..<(keyEnd - 1)]
+                if keeping.contains(where: { $0.elementsEqual(name) }) {
+                    guard let decoded = decode(valueStart..<index) else { return false }
+                    found.append((String(decoding: UnsafeBufferPointer(rebasing: name), as: UTF8.self), decoded))
                 }
                 skipSpace()
                 if consume(UInt8(ascii: "}")) { break }
                 guard consume(UInt8(ascii: ",")) else { return false }
             }
+            members[members.count - 1].end = writer.count
         }
-        if !inOrder { guard Self.sort(&writer, members: members, from: start) else { return false } }
+        if !inOrder { guard sort(&writer, from: start, members: first) else { return false } }
         writer.byte(UInt8(ascii: "}"))
         return true
     }
 
-    /// Whether the key literal at `a` of `bytes` orders before the one at `b` (plain ASCII, so
-    /// byte order is UTF-8 order).
-    private static func less(_ bytes: [UInt8], _ a: Range<Int>, _ b: Range<Int>) -> Bool {
-        bytes[(a.lowerBound + 1)..<(a.upperBound - 1)].lexicographicallyPrecedes(bytes[(b.lowerBound + 1)..<(b.upperBound - 1)])
+    /// Whether the key of `a` orders before the key of `b` in `bytes` (plain ASCII, so byte order
+    /// is UTF-8 order).
+    private static func less(_ bytes: [UInt8], _ a: Member, _ b: Member) -> Bool {
+        bytes[(a.start + 1)..<(a.keyEnd - 1)].lexicographicallyPrecedes(bytes[(b.start + 1)..<(b.keyEnd - 1)])
     }
 
-    /// Puts the members written from `start` in key order; false when two keys are the same
-    /// (the parser's error to report).
-    private static func sort(_ writer: inout JSONWriter, members: [(start: Int, keyEnd: Int)], from start: Int) -> Bool {
+    /// Puts the members written from `start` (``members`` from `first` on) in key order; false
+    /// when two keys are the same (the parser's error to report).
+    private mutating func sort(_ writer: inout JSONWriter, from start: Int, members first: Int) -> Bool {
         let bytes = writer.bytes
-        let ends = members.dropFirst().map { $0.start - 1 } + [bytes.count]
-        let order = members.indices.sorted { less(bytes, members[$0].start..<members[$0].keyEnd, members[$1].start..<members[$1].keyEnd) }
-        for (a, b) in zip(order, order.dropFirst()) where !less(bytes, members[a].start..<members[a].keyEnd, members[b].start..<members[b].keyEnd) {
+        members[first...].sort { Self.less(bytes, $0, $1) }
+        for index in (first + 1)..<members.count where !Self.less(bytes, members[index - 1], members[index]) {
             return false
         }
-        var sorted = JSONWriter(reservingCapacity: bytes.count - start)
-        for (position, member) in order.enumerated() {
-            if position > 0 { sorted.byte(UInt8(ascii: ",")) }
-            sorted.raw(bytes: bytes[members[member].start..<ends[member]])
+        scratch.removeAll(keepingCapacity: true)
+        for index in first..<members.count {
+            if index > first { scratch.append(UInt8(ascii: ",")) }
+            scratch += bytes[members[index].start..<members[index].end]
         }
         writer.truncate(to: start)
-        writer.raw(bytes: sorted.bytes)
+        writer.raw(bytes: scratch)
         return true
     }
 

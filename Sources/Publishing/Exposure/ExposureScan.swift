@@ -28,7 +28,7 @@ enum ExposureScan {
         var found: [Candidate] = []
         encoded.withUnsafeBufferPointer { bytes in
             var scan = EncodedFieldsScan(bytes: bytes)
-            scan.fields(at: [], names: &names) { found.append(Candidate(path: $0, looksLike: $1)) }
+            scan.fields(names: &names) { found.append(Candidate(path: $0, looksLike: $1)) }
         }
         return found
     }
@@ -119,26 +119,33 @@ enum ExposureScan {
 private struct EncodedFieldsScan {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    /// The path of the field being walked.
+    private var path: [String] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
 
     /// Reports, in field order, each field whose name looks sensitive (not looked into further)
     /// and each string value that does, with its path.
-    mutating func fields(at path: [String], names: inout ExposureScan.NameJudgements, _ report: ([String], SensitiveValue) -> Void) {
+    mutating func fields(names: inout ExposureScan.NameJudgements, _ report: ([String], SensitiveValue) -> Void) {
         guard consume(UInt8(ascii: "{")) else { return }
         if consume(UInt8(ascii: "}")) { return }
         repeat {
             guard let key = string({ String(decoding: $0, as: UTF8.self) }), consume(UInt8(ascii: ":")) else { return }
-            let here = path + [key]
+            path.append(key)
+            defer { path.removeLast() }
             if let named = names.named(key) {
-                report(here, named)
+                report(path, named)
                 guard skipValue() else { return }
             } else {
-                guard value(at: here, names: &names, report) else { return }
+                guard value(names: &names, report) else { return }
             }
         } while consume(UInt8(ascii: ","))
         _ = consume(UInt8(ascii: "}"))
     }
 
-    private mutating func value(at path: [String], names: inout ExposureScan.NameJudgements, _ report: ([String], SensitiveValue) -> Void) -> Bool {
+    private mutating func value(names: inout ExposureScan.NameJudgements, _ report: ([String], SensitiveValue) -> Void) -> Bool {
         guard consume(UInt8(ascii: "{")), let kind = string({ Kind($0) }), consume(UInt8(ascii: ":")) else { return false }
         switch kind {
         case .string:
@@ -148,7 +155,7 @@ private struct EncodedFieldsScan {
             guard consume(UInt8(ascii: "{")) else { return false }
             if !consume(UInt8(ascii: "}")) {
                 guard string({ _ in () }) != nil, consume(UInt8(ascii: ":")) else { return false }
-                fields(at: path, names: &names, report)
+                fields(names: &names, report)
                 guard consume(UInt8(ascii: "}")) else { return false }
             }
         case .array:
@@ -156,7 +163,7 @@ private struct EncodedFieldsScan {
             if !consume(UInt8(ascii: "}")) {
                 guard string({ _ in () }) != nil, consume(UInt8(ascii: ":")), consume(UInt8(ascii: "[")) else { return false }
                 repeat {
-                    guard value(at: path, names: &names, report) else { return false }
+                    guard value(names: &names, report) else { return false }
                 } while consume(UInt8(ascii: ","))
                 guard consume(UInt8(ascii: "]")), consume(UInt8(ascii: "}")) else { return false }
             }
