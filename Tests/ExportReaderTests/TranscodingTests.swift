@@ -90,6 +90,27 @@ struct TranscodingTests {
         #expect(narrowed.last?.encodedFields == nil && narrowed.last.map { Value.map($0.document.fields) } == whole.last.map { .map($0.document.fields) })
     }
 
+    /// Random documents written in the forms exports use (keys in any order, integers as
+    /// strings or numbers, strings escaped or raw UTF-8, whitespace): every line read gives what
+    /// decoding gives, and most lines are read.
+    @Test func randomDocumentsReadAsDecodingGives() throws {
+        var random = SplitMix(seed: 0x5EED_0014)
+        var read = 0
+        for index in 0..<400 {
+            let fields = MapValue((0..<random.below(7)).map { _ in (random.key(), random.value(depth: 0)) })
+            let line = #"{"name":"\#(Self.root)/c/d\#(index)","#
+                + #""fields":\#(random.fields(fields)), "updateTime":"2024-03-01T00:00:00.5Z"}"#
+            guard let transcoded = transcode(line) else { continue }
+            read += 1
+            let (document, _) = try #require(try decode(line))
+            #expect(Value.map(transcoded.document.fields) == .map(document.fields.keepingOnly(Self.kept)), "\(line)")
+            var writer = JSONWriter()
+            document.fields.encodeFields(into: &writer)
+            #expect(String(decoding: transcoded.encodedFields, as: UTF8.self) == String(decoding: writer.bytes, as: UTF8.self), "\(line)")
+        }
+        #expect(read > 200, "only \(read) of 400 lines were read without decoding")
+    }
+
     private func transcode(_ line: String) -> RESTDocumentTranscoder.Transcoded? {
         Array(line.utf8).withUnsafeBufferPointer { RESTDocumentTranscoder(target: Self.target, kept: Self.kept).transcode($0) }
     }
@@ -104,3 +125,89 @@ struct TranscodingTests {
         return result
     }
 }
+
+/// A seeded generator of values and of the JSON an export may write them in.
+private struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    mutating func coin() -> Bool { next() & 1 == 0 }
+
+    /// A field name: mostly plain ASCII (with the characters that sort around a quote), now
+    /// and then one the transcoder leaves to the decoder.
+    mutating func key() -> String {
+        let pieces = ["a", "b", "published", "meta", "views", " ", "!", "Z", "_x", "é", "1"]
+        return (0..<(1 + below(3))).map { _ in pieces[below(pieces.count)] }.joined()
+    }
+
+    mutating func text() -> String {
+        let pieces = ["plain", " ", "\"", "\\", "/", "\n", "\u{1}", "naïve", "😀", "ü", "@example.com", "\u{7F}"]
+        return (0..<below(5)).map { _ in pieces[below(pieces.count)] }.joined()
+    }
+
+    mutating func value(depth: Int) -> Value {
+        switch below(depth < 2 ? 12 : 10) {
+        case 0: return .null
+        case 1: return .boolean(coin())
+        case 2: return .integer([0, -1, 42, Int64.max, Int64.min, Int64(bitPattern: next())][below(6)])
+        case 3: return .double([0.0, -0.0, 1.5, 3.0, 1e21, 1e-7, .nan, .infinity, Double(bitPattern: next() >> 2)][below(9)])
+        case 4: return .timestamp(try! Timestamp(seconds: Int64(below(4_000_000_000)), nanos: Int32(below(1_000_000_000))))
+        case 5: return .string(text())
+        case 6: return .bytes((0..<below(9)).map { _ in UInt8(truncatingIfNeeded: next()) })
+        case 7: return .reference(ResourceName(database: TranscodingTests.target, path: ResourcePath(segments: ["users", "u\(below(9))"])))
+        case 8: return .geoPoint(GeoPoint(latitude: Double(below(180)) - 90, longitude: Double(below(360)) - 180.5))
+        case 9: return .string(text())
+        case 10: return .array((0..<below(4)).map { _ in value(depth: depth + 1) })
+        default: return .map(MapValue((0..<below(4)).map { _ in (key(), value(depth: depth + 1)) }))
+        }
+    }
+
+    /// `fields` as an export may write them.
+    mutating func fields(_ fields: MapValue) -> String {
+        let members = fields.fields.shuffled(using: &self).map { field in "\(string(field.key)):\(space())\(json(field.value))" }
+        return "{\(space())" + members.joined(separator: ",\(space())") + "}"
+    }
+
+    private mutating func json(_ value: Value) -> String {
+        switch value {
+        case .integer(let integer): return coin() ? #"{"integerValue":"\#(integer)"}"# : #"{"integerValue": \#(integer)}"#
+        case .string(let text): return #"{"stringValue":\#(string(text))}"#
+        case .array(let values) where !values.isEmpty:
+            return #"{"arrayValue":{"values":["# + values.map { json($0) }.joined(separator: ", ") + "]}}"
+        case .map(let map) where !map.isEmpty || coin(): return #"{"mapValue":{"fields":\#(fields(map))}}"#
+        default: return value.protoJSONString
+        }
+    }
+
+    /// A string literal, escaped as the bundle encoder escapes it or with raw UTF-8.
+    private mutating func string(_ text: String) -> String {
+        var writer = JSONWriter()
+        writer.string(text)
+        let escaped = String(decoding: writer.bytes, as: UTF8.self)
+        guard coin() else { return escaped }
+        var raw = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": raw += "\\\""
+            case "\\": raw += "\\\\"
+            case _ where scalar.value < 0x20: raw += String(format: "\\u%04X", scalar.value)
+            default: raw.unicodeScalars.append(scalar)
+            }
+        }
+        return raw + "\""
+    }
+
+    private mutating func space() -> String { ["", " ", "\n", "\t"][below(4)] }
+}
+
+extension SplitMix: RandomNumberGenerator {}
