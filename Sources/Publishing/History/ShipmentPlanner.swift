@@ -150,12 +150,6 @@ private struct Draft {
     var leavers = 0
     var missing = 0
 
-    init(selection: BundleSelection, entries: [ShipmentPlan.Entry], fingerprints: [DocumentFingerprint?]) {
-        self.selection = selection
-        self.entries = entries
-        self.fingerprints = fingerprints
-    }
-
     /// Adds leavers and markers, found after the selection, in key order: merged in rather than
     /// sorted with it, so that a hundred thousand entries are not sorted again. A path that
     /// orders as a selected one (numeric ids order by value) comes after it.
