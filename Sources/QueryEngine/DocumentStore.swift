@@ -68,15 +68,12 @@ public struct DocumentStore: Sendable {
             }
             return plan.sorted(matches)
         }
-        let keepsLast = query.limitType == .last
-        var best = TopN<Document>(capacity: Int(limit)) { lhs, rhs in
-            plan.compare(lhs, rhs) == (keepsLast ? .greater : .less)
-        }
+        var best = TopN<Document>(capacity: Int(limit), isBetter: plan.keepsBefore)
         forEachCandidate(of: query) { document in
             if plan.matchesContent(document) { best.insert(document) }
         }
         let kept = best.sortedBestFirst()
-        return keepsLast ? kept.reversed() : kept
+        return query.limitType == .last ? kept.reversed() : kept
     }
 
     /// Calls `body` with every document in the query's scope, reading only the matching

@@ -42,6 +42,12 @@ struct QueryPlan {
         return order.direction == .ascending ? ascending : ascending.reversed()
     }
 
+    /// Whether `lhs` is kept before `rhs` when the limit leaves one of them out: it comes first
+    /// in query order, or last with ``LimitType/last``.
+    func keepsBefore(_ lhs: Document, _ rhs: Document) -> Bool {
+        compare(lhs, rhs) == (query.limitType == .last ? .greater : .less)
+    }
+
     /// Query order (JS `newQueryComparator`): each normalized orderBy in turn, direction-aware.
     /// Both documents must have every orderBy field (``matchesContent(_:)`` checked it).
     func compare(_ lhs: Document, _ rhs: Document) -> Ordering {

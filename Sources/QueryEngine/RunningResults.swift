@@ -46,12 +46,8 @@ public struct RunningResults<Tag> {
 
     /// Results of the query `matcher` tests documents against.
     public init(_ matcher: QueryMatcher) {
-        let query = matcher.query
-        if let limit = query.limit {
-            let keepsLast = query.limitType == .last
-            best = TopN(capacity: Int(limit)) { lhs, rhs in
-                matcher.plan.compare(lhs.document, rhs.document) == (keepsLast ? .greater : .less)
-            }
+        if let limit = matcher.query.limit {
+            best = TopN(capacity: Int(limit)) { lhs, rhs in matcher.plan.keepsBefore(lhs.document, rhs.document) }
         }
     }
 

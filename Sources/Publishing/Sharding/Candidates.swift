@@ -150,7 +150,7 @@ struct CandidateTracker {
         var certain: Bool
     }
 
-    /// A tracker for `rules` (nil: every document is a candidate, ``Verdict/candidate``).
+    /// A tracker for `rules` (nil: every document is a candidate).
     init(_ rules: CandidateRules?) {
         results = (rules?.rules ?? []).map { rule in
             guard case .best(let matcher) = rule else { return nil }
