@@ -18,8 +18,6 @@ struct RESTDocumentTranscoder: Sendable {
         var document: Document
         /// The database its name named.
         var source: DatabaseID
-    /// The document's path, once its name is read.
-    var path: ResourcePath?
         /// All its fields, encoded.
         var encodedFields: [UInt8]
     }
@@ -209,7 +207,8 @@ private struct Scan {
         return true
     }
 
-    /// One value object (`{"stringValue": …}`), encoded.
+    /// One value object (`{"stringValue": …}`), encoded: a string, map or array as it is read,
+    /// any other value as ``FirestoreModel/Value/encode(into:)`` writes it.
     private mutating func value(into writer: inout JSONWriter) -> Bool {
         guard consume(UInt8(ascii: "{")) else { return false }
         skipSpace()
@@ -222,112 +221,99 @@ private struct Scan {
             writer.raw("{\"stringValue\":")
             guard let end = writer.copyString(json, at: index) else { return false }
             index = end
-        case "integerValue":
-            guard let digits = integer() else { return false }
-            writer.raw("{\"integerValue\":")
-            writer.raw(bytes: digits)
-        case "doubleValue":
-            guard let double = double() else { return false }
-            writer.raw("{\"doubleValue\":")
-            writer.double(double)
-        case "booleanValue":
-            if consume(literal: "true") {
-                writer.raw("{\"booleanValue\":true")
-            } else if consume(literal: "false") {
-                writer.raw("{\"booleanValue\":false")
-            } else {
-                return false
-            }
-        case "nullValue":
-            guard consume(literal: "null") || consume(literal: "\"NULL_VALUE\"") else { return false }
-            writer.raw("{\"nullValue\":null")
-        case "timestampValue":
-            guard let time = timestamp() else { return false }
-            writer.raw("{\"timestampValue\":")
-            writer.string(time.rfc3339)
-        case "bytesValue":
-            guard let text = decodedString(), let bytes = Base64.decode(text) else { return false }
-            writer.raw("{\"bytesValue\":")
-            writer.string(Base64.encode(bytes))
-        case "referenceValue":
-            guard let text = decodedString(), let name = try? ResourceName(documentName: text, relativeTo: source) else { return false }
-            let moved = name.database == source ? ResourceName(database: target, path: name.path) : name
-            // A reference outside the target is the caller's to report, from the whole document.
-            guard moved.database == target else { return false }
-            writer.raw("{\"referenceValue\":")
-            writer.string(moved.description)
-        case "mapValue":
-            guard consume(UInt8(ascii: "{")) else { return false }
-            skipSpace()
-            if consume(UInt8(ascii: "}")) {
-                writer.raw("{\"mapValue\":{}")
-            } else {
-                guard plainString() == "fields" else { return false }
-                skipSpace()
-                guard consume(UInt8(ascii: ":")) else { return false }
-                skipSpace()
-                let mark = writer.count
-                writer.raw("{\"mapValue\":{\"fields\":")
-                let fieldsStart = writer.count
-                var none: [(String, Value)] = []
-                guard fields(into: &writer, found: &none) else { return false }
-                if writer.count == fieldsStart + 2 {
-                    // An empty map is written `{}`, as the encoder writes it.
-                    writer.truncate(to: mark)
-                    writer.raw("{\"mapValue\":{}")
-                } else {
-                    writer.byte(UInt8(ascii: "}"))
-                }
-                skipSpace()
-                guard consume(UInt8(ascii: "}")) else { return false }
-            }
-        case "arrayValue":
-            guard consume(UInt8(ascii: "{")) else { return false }
-            skipSpace()
-            if consume(UInt8(ascii: "}")) {
-                writer.raw("{\"arrayValue\":{}")
-            } else {
-                guard plainString() == "values" else { return false }
-                skipSpace()
-                guard consume(UInt8(ascii: ":")) else { return false }
-                skipSpace()
-                guard consume(UInt8(ascii: "[")) else { return false }
-                depth += 1
-                defer { depth -= 1 }
-                guard depth <= Scan.maximumDepth else { return false }
-                skipSpace()
-                if consume(UInt8(ascii: "]")) {
-                    writer.raw("{\"arrayValue\":{}")
-                } else {
-                    writer.raw("{\"arrayValue\":{\"values\":[")
-                    while true {
-                        skipSpace()
-                        guard value(into: &writer) else { return false }
-                        skipSpace()
-                        if consume(UInt8(ascii: "]")) { break }
-                        guard consume(UInt8(ascii: ",")) else { return false }
-                        writer.byte(UInt8(ascii: ","))
-                    }
-                    writer.raw("]}")
-                }
-                skipSpace()
-                guard consume(UInt8(ascii: "}")) else { return false }
-            }
-        case "geoPointValue":
-            guard let point = geoPoint() else { return false }
-            writer.raw("{\"geoPointValue\":{\"latitude\":")
-            writer.double(point.latitude)
-            writer.raw(",\"longitude\":")
-            writer.double(point.longitude)
             writer.byte(UInt8(ascii: "}"))
+        case "mapValue":
+            guard let hasFields = openWrapper("fields") else { return false }
+            let mark = writer.count
+            writer.raw("{\"mapValue\":{\"fields\":")
+            let fieldsStart = writer.count
+            var none: [(String, Value)] = []
+            if hasFields { guard fields(into: &writer, found: &none) else { return false } }
+            if !hasFields || writer.count == fieldsStart + 2 {
+                // An empty map is written `{}`, as the encoder writes it.
+                writer.truncate(to: mark)
+                writer.raw("{\"mapValue\":{}}")
+            } else {
+                writer.raw("}}")
+            }
+            guard closeWrapper(hasFields) else { return false }
+        case "arrayValue":
+            guard let hasValues = openWrapper("values"), !hasValues || consume(UInt8(ascii: "[")) else { return false }
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= Scan.maximumDepth else { return false }
+            skipSpace()
+            if !hasValues || consume(UInt8(ascii: "]")) {
+                writer.raw("{\"arrayValue\":{}}")
+            } else {
+                writer.raw("{\"arrayValue\":{\"values\":[")
+                while true {
+                    skipSpace()
+                    guard value(into: &writer) else { return false }
+                    skipSpace()
+                    if consume(UInt8(ascii: "]")) { break }
+                    guard consume(UInt8(ascii: ",")) else { return false }
+                    writer.byte(UInt8(ascii: ","))
+                }
+                writer.raw("]}}")
+            }
+            guard closeWrapper(hasValues) else { return false }
         default:
-            // Keys that are no value type: the decoder's to report.
-            return false
+            guard let scalar = scalar(kind) else { return false }
+            scalar.encode(into: &writer)
         }
         skipSpace()
-        guard consume(UInt8(ascii: "}")) else { return false }
-        writer.byte(UInt8(ascii: "}"))
+        return consume(UInt8(ascii: "}"))
+    }
+
+    /// The value of a value object whose type key is `kind`, other than a string, map or array;
+    /// nil for a form the decoder is to read (or report).
+    private mutating func scalar(_ kind: String) -> Value? {
+        switch kind {
+        case "integerValue":
+            return integer().map(Value.integer)
+        case "doubleValue":
+            return double().map(Value.double)
+        case "booleanValue":
+            if consume(literal: "true") { return .boolean(true) }
+            return consume(literal: "false") ? .boolean(false) : nil
+        case "nullValue":
+            return consume(literal: "null") || consume(literal: "\"NULL_VALUE\"") ? .null : nil
+        case "timestampValue":
+            return timestamp().map(Value.timestamp)
+        case "bytesValue":
+            return decodedString().flatMap(Base64.decode).map(Value.bytes)
+        case "referenceValue":
+            guard let text = decodedString(), let name = try? ResourceName(documentName: text, relativeTo: source) else { return nil }
+            let moved = name.database == source ? ResourceName(database: target, path: name.path) : name
+            // A reference outside the target is the caller's to report, from the whole document.
+            return moved.database == target ? .reference(moved) : nil
+        case "geoPointValue":
+            return geoPoint().map(Value.geoPoint)
+        default:
+            // Keys that are no value type: the decoder's to report.
+            return nil
+        }
+    }
+
+    /// The object a map's fields or an array's values are in: `{}` (false), or `{"<key>":`
+    /// (true, at the value); nil for anything else.
+    private mutating func openWrapper(_ key: String) -> Bool? {
+        guard consume(UInt8(ascii: "{")) else { return nil }
+        skipSpace()
+        if consume(UInt8(ascii: "}")) { return false }
+        guard plainString() == key else { return nil }
+        skipSpace()
+        guard consume(UInt8(ascii: ":")) else { return nil }
+        skipSpace()
         return true
+    }
+
+    /// The end of a wrapper ``openWrapper(_:)`` opened, `{}` already read when it was empty.
+    private mutating func closeWrapper(_ opened: Bool) -> Bool {
+        guard opened else { return true }
+        skipSpace()
+        return consume(UInt8(ascii: "}"))
     }
 
     /// The value at `range` decoded as the decoder decodes it, references moved with the
@@ -341,8 +327,8 @@ private struct Scan {
     }
 
     /// An int64 as a JSON integer or a decimal string, in its shortest form (no sign on zero,
-    /// no leading zeros, at most 18 digits: every such number fits): its digits.
-    private mutating func integer() -> ArraySlice<UInt8>? {
+    /// no leading zeros, at most 18 digits: every such number fits).
+    private mutating func integer() -> Int64? {
         let quoted = consume(UInt8(ascii: "\""))
         let start = index
         if index < json.count, json[index] == UInt8(ascii: "-") { index += 1 }
@@ -352,7 +338,7 @@ private struct Scan {
         guard digits >= 1, digits <= 18, json[digitsStart] != UInt8(ascii: "0") || (digits == 1 && digitsStart == start) else { return nil }
         let end = index
         if quoted { guard consume(UInt8(ascii: "\"")) else { return nil } } else { guard !continuesNumber() else { return nil } }
-        return ArraySlice(json[start..<end])
+        return Int64(String(decoding: UnsafeBufferPointer(rebasing: json[start..<end]), as: UTF8.self))
     }
 
     /// A double as a JSON number, or as the string "NaN", "Infinity" or "-Infinity".
@@ -436,7 +422,7 @@ private struct Scan {
             guard index < json.count else { return false }
             switch json[index] {
             case UInt8(ascii: "\""):
-                guard plainStringEnd() != nil || skipString() else { return false }
+                guard plainStringEnd() != nil || decodedString() != nil else { return false }
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 open += 1
                 index += 1
@@ -448,17 +434,6 @@ private struct Scan {
                 index += 1
             }
         } while open > 0
-        return true
-    }
-
-    /// Skips a string literal with escapes or non-ASCII bytes.
-    private mutating func skipString() -> Bool {
-        index += 1
-        while index < json.count, json[index] != UInt8(ascii: "\"") {
-            index += json[index] == UInt8(ascii: "\\") ? 2 : 1
-        }
-        guard index < json.count else { return false }
-        index += 1
         return true
     }
 
@@ -489,9 +464,9 @@ private struct Scan {
     /// The value of any string literal, as the parser decodes it.
     private mutating func decodedString() -> String? {
         if let plain = plainString() { return plain }
-        let start = index
-        guard index < json.count, json[index] == UInt8(ascii: "\""), skipString() else { return nil }
-        return (try? JSONParser.parse(UnsafeBufferPointer(rebasing: json[start..<index])))?.stringValue
+        guard let decoded = JSONParser.string(in: json, at: index) else { return nil }
+        index = decoded.end
+        return decoded.value
     }
 
     private mutating func skipSpace() {

@@ -51,6 +51,16 @@ public struct JSONParser {
         return node
     }
 
+    /// The value of the JSON string literal whose opening quote is at `start` of `buffer`, and
+    /// the index just past its closing quote; nil when there is no valid literal there (as
+    /// ``parse(_:)-(UnsafeBufferPointer<UInt8>)`` would say).
+    public static func string(in buffer: UnsafeBufferPointer<UInt8>, at start: Int) -> (value: String, end: Int)? {
+        guard start < buffer.count, buffer[start] == UInt8(ascii: "\"") else { return nil }
+        var parser = JSONParser(bytes: buffer, start: start)
+        guard let value = try? parser.parseString() else { return nil }
+        return (value, parser.index)
+    }
+
     /// Parses a sequence of JSON values separated by whitespace (JSON Lines or concatenated
     /// JSON), handing each to `body`.
     public static func parseSequence(

@@ -75,7 +75,7 @@ public struct JSONWriter: Sendable {
     /// nothing written, when there is no valid literal there (``JSONParser`` says why).
     ///
     /// A literal of plain ASCII without escapes, most of them, is copied as it is; any other is
-    /// decoded by ``JSONParser`` and written again.
+    /// decoded by ``JSONParser/string(in:at:)`` and written again.
     public mutating func copyString(_ json: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
         guard start < json.count, json[start] == UInt8(ascii: "\"") else { return nil }
         var index = start + 1
@@ -88,13 +88,9 @@ public struct JSONWriter: Sendable {
             if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\\") { break }
             index += 1
         }
-        // The literal's end: the first quote not escaped.
-        while index < json.count, json[index] != UInt8(ascii: "\"") {
-            index += json[index] == UInt8(ascii: "\\") ? 2 : 1
-        }
-        guard index < json.count, let value = try? JSONParser.parse(UnsafeBufferPointer(rebasing: json[start...index])).stringValue else { return nil }
-        string(value)
-        return index + 1
+        guard let decoded = JSONParser.string(in: json, at: start) else { return nil }
+        string(decoded.value)
+        return decoded.end
     }
 
     /// The scalar whose UTF-8 encoding starts at `index` of valid UTF-8 (a Swift string's), and

@@ -195,20 +195,19 @@ private struct EncodedFieldsScan {
     private mutating func string<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         let start = index
-        var escaped = false
         index += 1
         while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-            if bytes[index] == UInt8(ascii: "\\") {
-                escaped = true
-                index += 1
+            guard bytes[index] != UInt8(ascii: "\\") else {
+                guard let decoded = JSONParser.string(in: bytes, at: start) else { return nil }
+                index = decoded.end
+                var text = decoded.value
+                return text.withUTF8(body)
             }
             index += 1
         }
         guard index < bytes.count else { return nil }
         index += 1
-        guard escaped else { return body(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(index - 1)])) }
-        guard var text = (try? JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<index])))?.stringValue else { return nil }
-        return text.withUTF8(body)
+        return body(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(index - 1)]))
     }
 
     /// Skips one JSON value: a string, an object or array, or a literal.
