@@ -57,14 +57,7 @@ public struct SiteBuilder: Sendable {
         // Candidates are judged against the previous state the merge will read (it checks that).
         var judged = config
         judged.snapshotTime = nil
-        let previous: PreviousState
-        do throws(PreviousSiteFailure) {
-            previous = try PreviousState.find(
-                outputDirectory: outputDirectory, publishedManifest: SitePublisher(outputDirectory: outputDirectory).publishedManifest().published.map(\.bytes),
-                previous: config.previous, repair: false, now: Date())
-        } catch {
-            throw .previous(error)
-        }
+        let previous = try previousState(publishedManifest: SitePublisher(outputDirectory: outputDirectory).publishedManifest().published.map(\.bytes), repair: false)
         var writer = try PartialWriter(shard: shard, directory: directory, config: config, candidates: try CandidateRules(judged, previous: previous.history))
         let read = try Partial.readSlice(shard, of: layout, config: config, decoding: config.fieldsRead, progress: progress) { exported, piece throws(BuildError) in
             try writer.append(exported, piece: piece)
@@ -73,6 +66,18 @@ public struct SiteBuilder: Sendable {
         let documents = writer.count
         let header = try writer.finish(read, layout: layout)
         return MapReport(shard: shard.index, shards: shard.count, documents: documents, partial: header, seconds: (clock.now - started).seconds)
+    }
+
+    /// What was published before (``PreviousState/find(outputDirectory:publishedManifest:previous:repair:now:)``):
+    /// the state in the output directory, checked against the published manifest's bytes, or what
+    /// `previous:` names; `repair` lets a damaged state be set right.
+    private func previousState(publishedManifest: Data?, repair: Bool) throws(BuildError) -> PreviousState {
+        do throws(PreviousSiteFailure) {
+            return try PreviousState.find(
+                outputDirectory: outputDirectory, publishedManifest: publishedManifest, previous: config.previous, repair: repair, now: Date())
+        } catch {
+            throw .previous(error)
+        }
     }
 
     private func run(
@@ -107,13 +112,7 @@ public struct SiteBuilder: Sendable {
         // a previous site that cannot be read fails the build before its inputs are read.
         let (published, problem) = publisher.publishedManifest()
         warnings += problem.map { [$0] } ?? []
-        let previous: PreviousState
-        do throws(PreviousSiteFailure) {
-            previous = try PreviousState.find(
-                outputDirectory: outputDirectory, publishedManifest: published.map(\.bytes), previous: config.previous, repair: !dryRun, now: Date())
-        } catch {
-            throw .previous(error)
-        }
+        let previous = try previousState(publishedManifest: published.map(\.bytes), repair: !dryRun)
 
         // The documents that can ship are set aside where the bundles are staged: beside the site,
         // on its disk.
