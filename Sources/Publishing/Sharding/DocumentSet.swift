@@ -209,15 +209,10 @@ struct DocumentSet {
         let batch = unsettled
         unsettled.removeAll(keepingCapacity: true)
         let (fields, rules) = (fields, rules)
-        let run = 256
-        let judged = Array(parallelMap(count: (batch.count + run - 1) / run, threads: Processors.online) { index in
-            var scratch = JSONWriter(reservingCapacity: 4096)
-            var names = ExposureScan.NameJudgements()
-            return batch[(index * run)..<min(batch.count, (index + 1) * run)].map { item in
-                let (verdict, kept) = Verdict.of(item.document, by: rules, keeping: fields)
-                return (kept: kept, verdict: verdict, whole: verdict.certain ? Whole(item, scratch: &scratch, names: &names) : nil)
-            }
-        }.joined())
+        let judged = Self.onEveryCore(batch.count) { index, scratch, names in
+            let (verdict, kept) = Verdict.of(batch[index].document, by: rules, keeping: fields)
+            return (kept: kept, verdict: verdict, whole: verdict.certain ? Whole(batch[index], scratch: &scratch, names: &names) : nil)
+        }
         // Under last-wins a path can come twice in a batch: its last version counts.
         var last: [Int: Int] = [:]
         if duplicates == .lastWins {
@@ -235,11 +230,9 @@ struct DocumentSet {
         }
         let shipping = chosen.filter { !droppedNow.contains(batch[$0].number) }
         let ranked = shipping.filter { judged[$0].whole == nil }
-        var wholes = Dictionary(uniqueKeysWithValues: zip(ranked, parallelMap(count: (ranked.count + run - 1) / run, threads: Processors.online) { index in
-            var scratch = JSONWriter(reservingCapacity: 4096)
-            var names = ExposureScan.NameJudgements()
-            return ranked[(index * run)..<min(ranked.count, (index + 1) * run)].map { Whole(batch[$0], scratch: &scratch, names: &names) }
-        }.joined()))
+        var wholes = Dictionary(uniqueKeysWithValues: zip(ranked, Self.onEveryCore(ranked.count) { index, scratch, names in
+            Whole(batch[ranked[index]], scratch: &scratch, names: &names)
+        }))
         for index in shipping {
             let whole = judged[index].whole ?? wholes.removeValue(forKey: index)!
             let exposure = whole.candidates.map { candidate in
@@ -255,6 +248,21 @@ struct DocumentSet {
         }
         // The whole documents go: freed on another core while reading goes on.
         BackgroundRelease.release(batch)
+    }
+}
+
+extension DocumentSet {
+    /// `body` of every index below `count`, in order, found in runs of 256 on every core, each
+    /// run with a scratch writer and name judgements of its own.
+    fileprivate static func onEveryCore<T: Sendable>(
+        _ count: Int, _ body: @Sendable (_ index: Int, _ scratch: inout JSONWriter, _ names: inout ExposureScan.NameJudgements) -> T
+    ) -> [T] {
+        let run = 256
+        return Array(parallelMap(count: (count + run - 1) / run, threads: Processors.online) { index in
+            var scratch = JSONWriter(reservingCapacity: 4096)
+            var names = ExposureScan.NameJudgements()
+            return ((index * run)..<min(count, (index + 1) * run)).map { body($0, &scratch, &names) }
+        }.joined())
     }
 }
 
