@@ -37,6 +37,9 @@ let package = Package(
             pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
         ),
+        // Linux's sync_file_range(2), which Swift's Glibc module leaves out: a large file's pages
+        // go to disk while it is written, so its fsync finds little left to do.
+        .systemLibrary(name: "CWriteback"),
         .target(name: "JSONCore"),
         .target(name: "FirestoreModel", dependencies: ["JSONCore"]),
         .target(name: "ParallelWork"),
@@ -60,7 +63,7 @@ let package = Package(
             name: "Publishing",
             dependencies: [
                 "FirestoreModel", "JSONCore", "ExportReader", "QueryEngine", "BundleFormat", "SitePolicy",
-                "PipelineLanguage", "Hosting", "ParallelWork",
+                "PipelineLanguage", "Hosting", "ParallelWork", "CWriteback",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

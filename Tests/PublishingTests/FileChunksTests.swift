@@ -57,3 +57,25 @@ struct FileChunksTests {
         #expect(BuildFingerprint.contentDigest(of: "/dev/null")?.hasPrefix("stream ") == true)
     }
 }
+
+@Suite("Files written for the site")
+struct OutputFileTests {
+    /// A file larger than the writeback step, appended in pieces that straddle the step, holds
+    /// every byte in order once finished, and counts them.
+    @Test func aLargeFileKeepsEveryByteWhileItsPagesGoToDisk() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pieceSize = (3 << 20) + 1
+        let pieces = 2 * OutputFile.writebackStep / pieceSize + 2
+        let file = try OutputFile(creating: directory.file("large.bundle"))
+        for index in 0..<pieces { try file.append([UInt8](repeating: UInt8(index + 1), count: pieceSize)) }
+        try file.finish()
+        #expect(file.byteCount == pieces * pieceSize)
+        let written = try Data(contentsOf: URL(fileURLWithPath: directory.file("large.bundle")))
+        #expect(written.count == file.byteCount)
+        for index in 0..<pieces {
+            let range = (index * pieceSize)..<((index + 1) * pieceSize)
+            #expect(written.subdata(in: range) == Data(repeating: UInt8(index + 1), count: pieceSize), "piece \(index)")
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import CWriteback
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,11 +9,19 @@ import Darwin
 /// A file being written for the site with POSIX calls: created (or truncated), appended to piece
 /// by piece, then flushed to disk and closed by ``finish()``. Released unfinished, it is closed
 /// without the flush (its caller is failing, and its staging directory goes away).
+///
+/// A large file's pages are handed to the disk as it grows, every ``writebackStep`` bytes,
+/// without waiting for them: the flush at the end then waits for the last few megabytes rather
+/// than for the whole file (at 100k documents, 70 ms of a build's wall time with nothing else
+/// to do).
 final class OutputFile {
     let path: String
     private var descriptor: Int32
     /// Bytes written so far.
     private(set) var byteCount = 0
+    /// The bytes before this offset are on their way to disk.
+    private var writebackStarted = 0
+    static let writebackStep = 8 << 20
 
     init(creating path: String) throws(PublishError) {
         self.path = path
@@ -27,6 +37,11 @@ final class OutputFile {
     func append(_ bytes: [UInt8]) throws(PublishError) {
         guard Self.writeAll(bytes, to: descriptor) else { throw Self.error(path, "cannot write") }
         byteCount += bytes.count
+        if byteCount - writebackStarted >= Self.writebackStep {
+            // Only a hint: where the system refuses, the flush in `finish` does the writing.
+            _ = bundlepress_start_writeback(descriptor, Int64(writebackStarted), Int64(byteCount - writebackStarted))
+            writebackStarted = byteCount
+        }
     }
 
     /// Writes all of `bytes` to `descriptor` at its offset, through short writes and signals;
