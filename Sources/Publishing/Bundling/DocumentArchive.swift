@@ -6,6 +6,7 @@ import Darwin
 import FirestoreModel
 import Foundation
 import JSONCore
+import ParallelWork
 
 /// The fields of every document a build read, whole, at rest in a temporary file in the form a
 /// bundle carries them (the `fields` object of its `document` element, as
@@ -67,14 +68,22 @@ final class DocumentArchive: Sendable {
         }
     }
 
-    /// Appends documents to a new archive, a buffer at a time, until ``finish()``.
+    /// Appends documents to a new archive until ``finish()``.
+    ///
+    /// Each megabyte of documents is written on a thread of its own while the caller goes on:
+    /// copying a build's documents into the file took the reading thread 70 ms per hundred
+    /// thousand, with the other cores waiting for it.
     final class Writer {
         private let descriptor: Int32
         private let path: String
-        private var buffer: [UInt8] = []
-        /// Bytes written to the file so far.
-        private var written = 0
-        private static let bufferSize = 1 << 20
+        /// Bytes appended so far, written or on their way.
+        private var appended = 0
+        /// The documents appended since the last were handed over, and their bytes.
+        private var pending: [[UInt8]] = []
+        private var pendingBytes = 0
+        /// The write of the documents handed over last, giving `errno` when it failed.
+        private var writing: BackgroundMap<Int32?>?
+        private static let handOverSize = 1 << 20
 
         /// Creates the archive's file in `directory` and removes its name at once.
         init(directory: String) throws(BuildError) {
@@ -89,24 +98,28 @@ final class DocumentArchive: Sendable {
             unlink(path)
             self.descriptor = descriptor
             self.path = path
-            buffer.reserveCapacity(Self.bufferSize)
         }
 
         deinit {
+            // A write still under way has the descriptor until it ends.
+            _ = writing?.results()
             close(descriptor)
         }
 
         /// Appends the encoded fields of a document and says where they are.
         func append(_ encodedFields: [UInt8]) throws(BuildError) -> Position {
-            let position = Position(offset: written + buffer.count, length: encodedFields.count)
-            buffer.append(contentsOf: encodedFields)
-            if buffer.count >= Self.bufferSize { try flush() }
+            let position = Position(offset: appended, length: encodedFields.count)
+            appended += encodedFields.count
+            pending.append(encodedFields)
+            pendingBytes += encodedFields.count
+            if pendingBytes >= Self.handOverSize { try handOver() }
             return position
         }
 
         /// Writes what is left and hands the archive over for reading.
         func finish() throws(BuildError) -> DocumentArchive {
-            try flush()
+            try handOver()
+            try waitForWrite()
             // The writer closes its descriptor when it goes; the archive reads through its own.
             let reading = dup(descriptor)
             guard reading >= 0 else {
@@ -115,12 +128,27 @@ final class DocumentArchive: Sendable {
             return DocumentArchive(descriptor: reading, path: path)
         }
 
-        private func flush() throws(BuildError) {
-            guard OutputFile.writeAll(buffer, to: descriptor) else {
-                throw .publish(PublishError(path: path, message: "cannot set the documents aside: \(String(cString: strerror(errno)))"))
+        /// Starts writing the pending documents on another thread, once the last write is done
+        /// (they go to the file in the order appended).
+        private func handOver() throws(BuildError) {
+            try waitForWrite()
+            guard !pending.isEmpty else { return }
+            let (documents, bytes, descriptor) = (pending, pendingBytes, descriptor)
+            (pending, pendingBytes) = ([], 0)
+            writing = BackgroundMap(count: 1) { _ in
+                var buffer: [UInt8] = []
+                buffer.reserveCapacity(bytes)
+                for document in documents { buffer += document }
+                return OutputFile.writeAll(buffer, to: descriptor) ? nil : errno
             }
-            written += buffer.count
-            buffer.removeAll(keepingCapacity: true)
+        }
+
+        private func waitForWrite() throws(BuildError) {
+            guard let write = writing else { return }
+            writing = nil
+            if let failure = write.results()[0] {
+                throw .publish(PublishError(path: path, message: "cannot set the documents aside: \(String(cString: strerror(failure)))"))
+            }
         }
     }
 }
