@@ -45,7 +45,8 @@ import Testing
         }
         try writer.addDocument(WriterFixtures.document("cities/\u{e9}t\u{e9} \"q\"", [("name", .string("\u{1F600}\n"))]))
         try writer.addMissingDocument(try ResourcePath(parsing: "cities/gone"), readTime: WriterFixtures.updated)
-        let own = { @Sendable (document: Document) -> Int in
+        try writer.addDocument(WriterFixtures.document("cities/zz", [("after", .boolean(true))]))
+        let own = { @Sendable (_: Int, document: Document) -> Int in
             var fields = JSONWriter()
             document.fields.encodeFields(into: &fields)
             return fields.count
@@ -58,12 +59,18 @@ import Testing
             #expect(writer.metadataElement(totalBytes: counted).element == element)
             #expect(element + body == writer.encode().joined())
         }
-        // Fields given by the caller (a narrowed document, say) count as given.
-        let given = Array(#"{"a":{"nullValue":null}}"#.utf8)
-        let counted = writer.bodyByteCount { (_: Document) in given.count }
+        // Fields given by the caller (a narrowed document, say) count as given, asked for by
+        // each document's index among those added (the missing one included).
+        let given = { @Sendable (index: Int, _: Document) -> [UInt8] in Array(#"{"i":{"integerValue":"\#(index)"}}"#.utf8) }
+        let counted = writer.bodyByteCount { index, document in given(index, document).count }
         var body: [UInt8] = []
-        _ = writer.encodeBody(encodedFields: { (_: Document) in given }) { body += $0 }
+        let element = writer.encodeBody(documentsPerRun: 7, encodedFields: given) { body += $0 }.element
         #expect(counted == body.count)
+        let read = try BundleReader.read(element + body, database: WriterFixtures.database, missingDocuments: .accepted)
+        #expect(read.documents.count == writer.documentCount && read.documents.filter { $0.document == nil }.count == 1)
+        for (index, bundled) in read.documents.enumerated() {
+            if let document = bundled.document { #expect(document.fields["i"] == .integer(Int64(index)), "document \(index)") }
+        }
     }
 
     @Test func roundTripsThroughTheStrictReader() throws {

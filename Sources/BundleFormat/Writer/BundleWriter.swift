@@ -19,9 +19,9 @@ import ParallelWork
 /// try writer.addDocument(sf, queries: ["big"])
 /// let bytes = writer.encode().joined()                  // small bundles: all in memory
 /// // large bundles, in file order in one pass: the body counted first, then streamed
-/// let body = writer.bodyByteCount { document in fieldsByteCount(document) }
+/// let body = writer.bodyByteCount { index, document in fieldsByteCount(index, document) }
 /// try file.write(writer.metadataElement(totalBytes: body).element)
-/// _ = try writer.encodeBody(encodedFields: { document in fields(document) }) { try file.write($0) }
+/// _ = try writer.encodeBody(encodedFields: { index, document in fields(index, document) }) { try file.write($0) }
 /// ```
 public struct BundleWriter: Sendable {
     /// The bundle id written into the metadata.
@@ -170,14 +170,16 @@ public struct BundleWriter: Sendable {
     ///
     /// `encodedFields` gives, on the encoding threads, each added document's `fields` object
     /// encoded as ``FirestoreModel/MapValue/encodeFields(into:)`` writes it (without it, the
-    /// writer encodes the document's own). A caller that added documents with only some of their
-    /// fields, to hold many in little memory, reads the encoded whole there; what it returns must
-    /// hold no reference outside the database, as an added document must not.
+    /// writer encodes the document's own), given the document and its index among those added
+    /// (missing ones included), where the caller may keep what it knows of it. A caller that
+    /// added documents with only some of their fields, to hold many in little memory, reads the
+    /// encoded whole there; what it returns must hold no reference outside the database, as an
+    /// added document must not.
     ///
     /// - Returns: the metadata and its complete framed element, `<len>{"metadata":{…}}`.
     public func encodeBody<E: Error>(
         documentsPerRun: Int = 2048,
-        encodedFields: (@Sendable (Document) throws(E) -> [UInt8])? = nil,
+        encodedFields: (@Sendable (_ index: Int, Document) throws(E) -> [UInt8])? = nil,
         progress: (_ documentsEncoded: Int) -> Void = { _ in },
         _ consume: ([UInt8]) throws(E) -> Void
     ) throws(E) -> (metadata: BundleMetadata, element: [UInt8]) {
@@ -212,14 +214,15 @@ public struct BundleWriter: Sendable {
 
     /// The bytes of every element after the metadata, the metadata's `totalBytes`, counted
     /// without encoding any document's fields: `encodedFieldsCount` gives, for each added
-    /// document, the byte count of what ``encodeBody(documentsPerRun:encodedFields:progress:_:)``'s
-    /// `encodedFields` gives for it (or, when that is nil, of the document's own fields encoded).
+    /// document (and its index among those added), the byte count of what
+    /// ``encodeBody(documentsPerRun:encodedFields:progress:_:)``'s `encodedFields` gives for it
+    /// (or, when that is nil, of the document's own fields encoded).
     ///
     /// With the count, the metadata element goes first (``metadataElement(totalBytes:)``) and the
     /// body after it as it is encoded: a large bundle streams out in file order, in one pass.
     /// Each element's JSON but the fields is written to count it, on all cores.
     public func bodyByteCount<E: Error>(
-        documentsPerRun: Int = 2048, encodedFieldsCount: @Sendable (Document) throws(E) -> Int
+        documentsPerRun: Int = 2048, encodedFieldsCount: @Sendable (_ index: Int, Document) throws(E) -> Int
     ) throws(E) -> Int {
         precondition(documentsPerRun > 0, "documentsPerRun must be positive")
         let readTime = snapshotTime.rfc3339
@@ -266,13 +269,14 @@ public struct BundleWriter: Sendable {
     /// The bytes `slice`'s elements take, framed, with `encodedFieldsCount` bytes of fields for
     /// each existing document: its elements are written with empty fields and counted.
     private func byteCount<E: Error>(
-        of slice: ArraySlice<Entry>, readTime: String, encodedFieldsCount: (Document) throws(E) -> Int
+        of slice: ArraySlice<Entry>, readTime: String, encodedFieldsCount: (Int, Document) throws(E) -> Int
     ) throws(E) -> Int {
         var scratch = JSONWriter(reservingCapacity: 4096)
         var total = 0
-        for entry in slice {
+        for index in slice.indices {
+            let entry = slice[index]
             var fieldsCount = 0
-            if let document = entry.document { fieldsCount = try encodedFieldsCount(document) }
+            if let document = entry.document { fieldsCount = try encodedFieldsCount(index, document) }
             forEachElement(of: entry, readTime: readTime, fields: []) { isDocument, write in
                 scratch.removeAll()
                 write(&scratch)
@@ -283,13 +287,14 @@ public struct BundleWriter: Sendable {
     }
 
     private func encodeDocuments<E: Error>(
-        _ slice: ArraySlice<Entry>, readTime: String, reserving capacity: Int, encodedFields: ((Document) throws(E) -> [UInt8])?
+        _ slice: ArraySlice<Entry>, readTime: String, reserving capacity: Int, encodedFields: ((Int, Document) throws(E) -> [UInt8])?
     ) throws(E) -> [UInt8] {
         var run = JSONWriter(reservingCapacity: capacity)
         var scratch = JSONWriter(reservingCapacity: 4096)
-        for entry in slice {
+        for index in slice.indices {
+            let entry = slice[index]
             var fields: [UInt8]?
-            if let encodedFields, let document = entry.document { fields = try encodedFields(document) }
+            if let encodedFields, let document = entry.document { fields = try encodedFields(index, document) }
             forEachElement(of: entry, readTime: readTime, fields: fields) { _, write in
                 ElementEncoder.appendFramed(to: &run, scratch: &scratch, write)
             }

@@ -39,7 +39,7 @@ struct BuiltBundle {
         _ planned: consuming ShipmentPlan.Bundle, queries: [BundleSelection.NamedQuery], inputs: LoadedInputs, policy: FieldPolicy, gzipLevel: Int,
         audience: BundleAudience, scratchDirectory: String, progress: (BuildEvent) -> Void
     ) throws(BuildError) -> BuiltBundle {
-        let (id, createTime, leavers, missing) = (planned.id, planned.createTime, planned.leavers, planned.missing)
+        let (id, createTime, leavers, missing, slots) = (planned.id, planned.createTime, planned.leavers, planned.missing, planned.slots)
         var writer: BundleWriter
         do throws(BundleWriterError) {
             writer = try BundleWriter(id: id, snapshotTime: createTime, database: inputs.store.database, audience: audience)
@@ -66,8 +66,8 @@ struct BuiltBundle {
             }
         }
         let files = try BundleFiles.write(
-            writer, encodedFields: { (document) throws(PublishError) in try inputs.encodedFields(of: document, as: policy) },
-            encodedFieldsCount: { (document) throws(PublishError) in try inputs.encodedFieldsCount(of: document, as: policy) },
+            writer, encodedFields: { (index, document) throws(PublishError) in try inputs.encodedFields(of: document, at: slots[index]!, as: policy) },
+            encodedFieldsCount: { (index, document) throws(PublishError) in try inputs.encodedFieldsCount(of: document, at: slots[index]!, as: policy) },
             into: scratchDirectory, name: id, gzipLevel: gzipLevel, progress: progress)
         let names = queries.map(\.name).sorted { UTF8Order.compare($0, $1) == .less }
         return BuiltBundle(id: id, files: files, namedQueries: names, createTime: createTime, leavers: leavers, missing: missing)

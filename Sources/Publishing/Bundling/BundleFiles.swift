@@ -26,8 +26,8 @@ struct BundleFiles {
     /// byte count `encodedFieldsCount` gives), into `<directory>/<name>.bundle` and
     /// `<name>.bundle.gz`, telling `progress` how far it has come.
     static func write(
-        _ writer: BundleWriter, encodedFields: @escaping @Sendable (Document) throws(PublishError) -> [UInt8],
-        encodedFieldsCount: @escaping @Sendable (Document) throws(PublishError) -> Int, into directory: String, name: String, gzipLevel: Int,
+        _ writer: BundleWriter, encodedFields: @escaping @Sendable (_ index: Int, Document) throws(PublishError) -> [UInt8],
+        encodedFieldsCount: @escaping @Sendable (_ index: Int, Document) throws(PublishError) -> Int, into directory: String, name: String, gzipLevel: Int,
         progress: (BuildEvent) -> Void
     ) throws(BuildError) -> BundleFiles {
         do throws(PublishError) {

@@ -39,14 +39,17 @@ enum ExposureScan {
     static func findings(in plan: ShipmentPlan, policies: [String: FieldPolicy], inputs: LoadedInputs) throws(BuildError) -> [ExposureFinding] {
         var all: [ExposureFinding] = []
         for bundle in plan.bundles {
-            let documents = bundle.entries.compactMap { entry -> Document? in
-                guard case .existing(let document, _) = entry else { return nil }
-                return document
+            var documents: [Document] = []
+            var slots: [LoadedInputs.Slot] = []
+            for (entry, slot) in zip(bundle.entries, bundle.slots) {
+                guard case .existing(let document, _) = entry, let slot else { continue }
+                documents.append(document)
+                slots.append(slot)
             }
             let policy = policies[bundle.id] ?? FieldPolicy()
             do throws(PublishError) {
-                all += try findings(bundle: bundle.id, documents: documents, policy: policy) { (document, names) throws(PublishError) in
-                    try inputs.exposureCandidates(of: document, as: policy, names: &names)
+                all += try findings(bundle: bundle.id, documents: documents, policy: policy) { [documents, slots] (index, names) throws(PublishError) in
+                    try inputs.exposureCandidates(of: documents[index], at: slots[index], as: policy, names: &names)
                 }
             } catch {
                 throw .publish(error)
@@ -58,17 +61,18 @@ enum ExposureScan {
     /// The findings of the documents one bundle publishes under `policy`, per collection and
     /// field (the first of `documents` that holds it as the example).
     static func findings(bundle: String, documents: some Sequence<Document>, policy: FieldPolicy) -> [ExposureFinding] {
-        findings(bundle: bundle, documents: Array(documents), policy: policy) { document, names in candidates(in: document.fields, names: &names) }
+        let documents = Array(documents)
+        return findings(bundle: bundle, documents: documents, policy: policy) { index, names in candidates(in: documents[index].fields, names: &names) }
     }
 
     /// The findings of the documents one bundle publishes under `policy`, each with the
-    /// candidates `candidates` finds in it as published.
+    /// candidates `candidates` finds in it (given its index in `documents`) as published.
     ///
     /// Runs of documents are scanned on every core; keeping each field's first finding in run
     /// order gives the same findings as one pass in document order.
     private static func findings<E: Error>(
         bundle: String, documents: [Document], policy: FieldPolicy,
-        candidates: @Sendable (Document, inout NameJudgements) throws(E) -> [Candidate]
+        candidates: @Sendable (Int, inout NameJudgements) throws(E) -> [Candidate]
     ) throws(E) -> [ExposureFinding] {
         let run = 2_048
         let runs = parallelMap(count: (documents.count + run - 1) / run, threads: Processors.online) { index in
@@ -77,9 +81,10 @@ enum ExposureScan {
                 var seen: Set<[String]> = []
                 // Documents repeat their field names: each name is judged once.
                 var names = NameJudgements()
-                for document in documents[(index * run)..<min(documents.count, (index + 1) * run)] {
+                for position in (index * run)..<min(documents.count, (index + 1) * run) {
+                    let document = documents[position]
                     let allowed = policy.rule(forDocument: document.path).flatMap { $0.mode == .allow ? $0.fields : nil } ?? []
-                    for candidate in try candidates(document, &names) {
+                    for candidate in try candidates(position, &names) {
                         let field = FieldPath(segments: candidate.path)
                         let key = [document.collectionID] + candidate.path
                         guard !allowed.contains(where: { $0.isPrefix(of: field) }), seen.insert(key).inserted else { continue }

@@ -29,6 +29,9 @@ struct ShipmentPlan: Sendable {
         var changed: Bool
         /// In document-key order.
         var entries: [Entry]
+        /// Beside `entries`: where each existing document is set aside (nil for a
+        /// missing-document marker).
+        var slots: [LoadedInputs.Slot?]
         /// Leavers and missing-document markers among `entries`.
         var leavers: Int
         var missing: Int

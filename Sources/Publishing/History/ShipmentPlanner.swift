@@ -43,28 +43,30 @@ struct ShipmentPlanner {
         let cutoff = snapshotTime.advanced(bySeconds: -leavers.keep)
         let candidate = max(snapshotTime, previous.map(\.siteTime.nextMicrosecond) ?? floorWithoutHistory)
         var versions = VersionAssignment(newest: previous?.newestVersions() ?? [:], bump: candidate)
-        let fingerprints = try versions.prepare(selections, inputs: inputs)
+        let prepared = try versions.prepare(selections, inputs: inputs)
 
         var drafts: [Draft] = []
-        for (selection, fingerprints) in zip(selections, fingerprints) {
+        for (selection, (slots, fingerprints)) in zip(selections, prepared) {
             var entries: [ShipmentPlan.Entry] = []
             entries.reserveCapacity(selection.documents.count)
             for (selected, fingerprint) in zip(selection.documents, fingerprints) {
                 entries.append(.existing(versions.shipped(selected.document, fingerprint: fingerprint), queries: selected.queries))
             }
-            var draft = Draft(selection: selection, entries: entries, fingerprints: fingerprints.map { $0 })
-            var others: [(entry: ShipmentPlan.Entry, fingerprint: DocumentFingerprint?)] = []
+            var draft = Draft(selection: selection, entries: entries, slots: slots.map { $0 }, fingerprints: fingerprints.map { $0 })
+            var others: [Draft.Other] = []
             let published = previous?.bundles[selection.id]
             for path in published.map(selection.unselected(in:)) ?? [] {
                 let earlier = published!.versions(of: path, since: cutoff)
                 if let document = inputs.store.document(at: path) {
-                    let fingerprint = try versions.fingerprint(of: document, policy: selection.fieldPolicy, inputs: inputs)
+                    let slot = try inputs.slot(of: document)
+                    let fingerprint = try versions.fingerprint(of: document, at: slot, policy: selection.fieldPolicy, inputs: inputs)
                     let current = versions.shipped(document, fingerprint: fingerprint)
                     guard earlier.contains(where: { $0.differs(from: current.updateTime) }) else { continue }
-                    others.append((.existing(current, queries: []), fingerprint))
+                    others.append(Draft.Other(entry: .existing(current, queries: []), slot: slot, fingerprint: fingerprint))
                     draft.leavers += 1
                 } else if earlier.contains(where: { $0.differs(from: nil) }) {
-                    others.append((.missing(path, readTime: markerTime(for: path, earlier: earlier, versions: versions, candidate: candidate)), nil))
+                    let readTime = markerTime(for: path, earlier: earlier, versions: versions, candidate: candidate)
+                    others.append(Draft.Other(entry: .missing(path, readTime: readTime), slot: nil, fingerprint: nil))
                     draft.missing += 1
                 }
             }
@@ -77,7 +79,7 @@ struct ShipmentPlanner {
         for index in drafts.indices {
             let draft = drafts[index]
             // The plan takes the draft's entries over, rather than a copy of them.
-            drafts[index].entries = []
+            (drafts[index].entries, drafts[index].slots) = ([], [])
             var digest = ContentDigest()
             for query in draft.selection.namedQueries { digest.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery) }
             var current: [ShippedDocuments.Element] = []
@@ -100,7 +102,7 @@ struct ShipmentPlanner {
             histories[draft.selection.id] = (ShippedDocuments(inKeyOrder: current), contentDigest)
             bundles.append(ShipmentPlan.Bundle(
                 id: draft.selection.id, createTime: published.map(\.createTime) ?? candidate, changed: changed,
-                entries: draft.entries, leavers: draft.leavers, missing: draft.missing))
+                entries: draft.entries, slots: draft.slots, leavers: draft.leavers, missing: draft.missing))
         }
 
         let siteTime = previous.flatMap { previous in bundles.contains(where: \.changed) ? nil : previous.siteTime } ?? candidate
@@ -139,39 +141,52 @@ struct ShipmentPlanner {
     }
 }
 
-/// A bundle's entries while they are planned, each existing document's with the fingerprint it
-/// ships with.
+/// A bundle's entries while they are planned, each existing document's with where it is set
+/// aside and the fingerprint it ships with.
 private struct Draft {
     var selection: BundleSelection
     /// In key order.
     var entries: [ShipmentPlan.Entry]
     /// Beside `entries`: nil for a missing-document marker.
+    var slots: [LoadedInputs.Slot?]
     var fingerprints: [DocumentFingerprint?]
     var leavers = 0
     var missing = 0
 
+    /// A leaver or a marker, found after the selection.
+    struct Other {
+        var entry: ShipmentPlan.Entry
+        var slot: LoadedInputs.Slot?
+        var fingerprint: DocumentFingerprint?
+    }
+
     /// Adds leavers and markers, found after the selection, in key order: merged in rather than
     /// sorted with it, so that a hundred thousand entries are not sorted again. A path that
     /// orders as a selected one (numeric ids order by value) comes after it.
-    mutating func insert(_ others: [(entry: ShipmentPlan.Entry, fingerprint: DocumentFingerprint?)]) {
+    mutating func insert(_ others: [Other]) {
         let others = others.sorted(byPath: \.entry.path)
         var entries: [ShipmentPlan.Entry] = []
+        var slots: [LoadedInputs.Slot?] = []
         var fingerprints: [DocumentFingerprint?] = []
         entries.reserveCapacity(self.entries.count + others.count)
+        slots.reserveCapacity(entries.capacity)
         fingerprints.reserveCapacity(entries.capacity)
         var next = 0
         for other in others {
             while next < self.entries.count, ResourcePath.compare(self.entries[next].path, other.entry.path) != .greater {
                 entries.append(self.entries[next])
+                slots.append(self.slots[next])
                 fingerprints.append(self.fingerprints[next])
                 next += 1
             }
             entries.append(other.entry)
+            slots.append(other.slot)
             fingerprints.append(other.fingerprint)
         }
         entries += self.entries[next...]
+        slots += self.slots[next...]
         fingerprints += self.fingerprints[next...]
-        (self.entries, self.fingerprints) = (entries, fingerprints)
+        (self.entries, self.slots, self.fingerprints) = (entries, slots, fingerprints)
     }
 }
 
@@ -192,46 +207,59 @@ private struct VersionAssignment {
         self.bump = bump
     }
 
-    /// The fingerprint of each document of `selections` (of `inputs`' store), as its bundle's
-    /// policy publishes it, found on every core (most were taken as the documents were set
-    /// aside). When a policy narrows documents, a document in several bundles keeps the
-    /// fingerprint of its first occurrence (fingerprinting the repeats costs less than finding
-    /// them first).
-    mutating func prepare(_ selections: [BundleSelection], inputs: LoadedInputs) throws(PublishError) -> [[DocumentFingerprint]] {
-        var all: [[DocumentFingerprint]] = []
+    /// Where each document of `selections` (of `inputs`' store) is set aside, and its
+    /// fingerprint as its bundle's policy publishes it, found on every core (most fingerprints
+    /// were taken as the documents were set aside). When a policy narrows documents, a document
+    /// in several bundles keeps the fingerprint of its first occurrence (fingerprinting the
+    /// repeats costs less than finding them first).
+    mutating func prepare(
+        _ selections: [BundleSelection], inputs: LoadedInputs
+    ) throws(PublishError) -> [(slots: [LoadedInputs.Slot], fingerprints: [DocumentFingerprint])] {
+        var all: [(slots: [LoadedInputs.Slot], fingerprints: [DocumentFingerprint])] = []
         for selection in selections {
             let (documents, policy) = (selection.documents, selection.fieldPolicy)
             let chunk = 2_048
             let runs = parallelMap(count: (documents.count + chunk - 1) / chunk, threads: Processors.online) { run in
                 Result { () throws(PublishError) in
-                    try documents[(run * chunk)..<min(documents.count, (run + 1) * chunk)].map { selected throws(PublishError) in
-                        try inputs.fingerprint(of: selected.document, as: policy)
+                    var found: (slots: [LoadedInputs.Slot], fingerprints: [DocumentFingerprint]) = ([], [])
+                    for index in (run * chunk)..<min(documents.count, (run + 1) * chunk) {
+                        let slot = try inputs.slot(of: documents[index].document)
+                        found.slots.append(slot)
+                        found.fingerprints.append(try inputs.fingerprint(of: documents[index].document, at: slot, as: policy))
                     }
+                    return found
                 }
             }
-            var fingerprints: [DocumentFingerprint] = []
-            fingerprints.reserveCapacity(documents.count)
-            for run in runs { fingerprints += try run.get() }
-            all.append(fingerprints)
+            var prepared: (slots: [LoadedInputs.Slot], fingerprints: [DocumentFingerprint]) = ([], [])
+            prepared.slots.reserveCapacity(documents.count)
+            prepared.fingerprints.reserveCapacity(documents.count)
+            for run in runs {
+                let found = try run.get()
+                prepared.slots += found.slots
+                prepared.fingerprints += found.fingerprints
+            }
+            all.append(prepared)
         }
         guard selections.contains(where: { !$0.fieldPolicy.isEmpty }) else { return all }
         for (index, selection) in selections.enumerated() {
             for (position, selected) in selection.documents.enumerated() {
                 if let first = fingerprints[selected.document.path] {
-                    all[index][position] = first
+                    all[index].fingerprints[position] = first
                 } else {
-                    fingerprints[selected.document.path] = all[index][position]
+                    fingerprints[selected.document.path] = all[index].fingerprints[position]
                 }
             }
         }
         return all
     }
 
-    /// The fingerprint `document` (of `inputs`' store), not selected in a bundle that publishes
-    /// it as `policy` says, ships with there: a leaver's.
-    mutating func fingerprint(of document: Document, policy: FieldPolicy, inputs: LoadedInputs) throws(PublishError) -> DocumentFingerprint {
+    /// The fingerprint `document` (of `inputs`' store, set aside at `slot`), not selected in a
+    /// bundle that publishes it as `policy` says, ships with there: a leaver's.
+    mutating func fingerprint(
+        of document: Document, at slot: LoadedInputs.Slot, policy: FieldPolicy, inputs: LoadedInputs
+    ) throws(PublishError) -> DocumentFingerprint {
         if let known = fingerprints[document.path] { return known }
-        let fingerprint = try inputs.fingerprint(of: document, as: policy)
+        let fingerprint = try inputs.fingerprint(of: document, at: slot, as: policy)
         fingerprints[document.path] = fingerprint
         return fingerprint
     }
