@@ -12,6 +12,16 @@ public struct JSONWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
+    /// A writer that writes into `storage`'s memory, emptied: a large buffer used again rather
+    /// than fresh pages mapped (and faulted in) for each output (`ParallelWork.HandedBuffer`).
+    public init(reusing storage: consuming [UInt8], reservingCapacity capacity: Int) {
+        // `consume`: a copy of the parameter would share the storage, and emptying it would then
+        // allocate anew.
+        bytes = consume storage
+        bytes.removeAll(keepingCapacity: true)
+        bytes.reserveCapacity(capacity)
+    }
+
     public var count: Int { bytes.count }
 
     /// Empties the writer, keeping its storage for what is written next.

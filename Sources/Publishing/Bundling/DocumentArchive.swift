@@ -83,6 +83,8 @@ final class DocumentArchive: Sendable {
         private var pendingBytes = 0
         /// The write of the documents handed over last, giving `errno` when it failed.
         private var writing: BackgroundMap<Int32?>?
+        /// Where the writing thread puts the documents it writes together, used again each time.
+        private let buffer = HandedBuffer()
         private static let handOverSize = 1 << 20
 
         /// Creates the archive's file in `directory` and removes its name at once.
@@ -133,12 +135,13 @@ final class DocumentArchive: Sendable {
         private func handOver() throws(BuildError) {
             try waitForWrite()
             guard !pending.isEmpty else { return }
-            let (documents, bytes, descriptor) = (pending, pendingBytes, descriptor)
+            let (documents, bytes, descriptor, handed) = (pending, pendingBytes, descriptor, buffer)
             (pending, pendingBytes) = ([], 0)
             writing = BackgroundMap(count: 1) { _ in
-                var buffer: [UInt8] = []
+                var buffer = handed.take()
                 buffer.reserveCapacity(bytes)
                 for document in documents { buffer += document }
+                defer { handed.bytes = buffer }
                 return OutputFile.writeAll(buffer, to: descriptor) ? nil : errno
             }
         }
