@@ -24,19 +24,18 @@ struct DeflateSegment: Sendable {
             throw GzipError(message: "libdeflate cannot allocate a compressor at level \(level)")
         }
         defer { libdeflate_free_compressor(compressor) }
-        let bound = libdeflate_deflate_compress_bound(compressor, input.count)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 1)
-        defer { buffer.deallocate() }
-        let (count, crc) = input.withUnsafeBytes { source in
-            (libdeflate_deflate_compress(compressor, source.baseAddress, source.count, buffer.baseAddress, bound),
-             libdeflate_crc32(0, source.baseAddress, source.count))
+        // libdeflate writes into the segment's own array, with room for the mending below: only
+        // the pages it writes are ever touched, and the bytes are not copied out of a scratch buffer.
+        let bound = libdeflate_deflate_compress_bound(compressor, input.count) + 5
+        var crc: UInt32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+            count = input.withUnsafeBytes { source in
+                crc = libdeflate_crc32(0, source.baseAddress, source.count)
+                return libdeflate_deflate_compress(compressor, source.baseAddress, source.count, buffer.baseAddress, bound - 5)
+            }
         }
         // The bound is libdeflate's own worst case for this input, so 0 ("did not fit") cannot happen.
-        guard count > 0 else { throw GzipError(message: "libdeflate's output for \(input.count) bytes exceeded its own bound") }
-        // The segment keeps only its bytes (and room for the mending below), not the bound.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count + 5)
-        bytes.append(contentsOf: buffer[..<count])
+        guard !bytes.isEmpty else { throw GzipError(message: "libdeflate's output for \(input.count) bytes exceeded its own bound") }
         if !last {
             let end = try finalBlock(of: bytes, decodingTo: input.count)
             bytes[end.headerBit >> 3] &= ~(1 << UInt8(end.headerBit & 7))
