@@ -39,32 +39,33 @@ extension Document {
     /// Writes the bundle `document` element body: `{"name","fields","createTime","updateTime"}`
     /// (bundle-format.md §10). Both times must be set.
     public func encodeBundleJSON(into writer: inout JSONWriter, database: DatabaseID) {
-        encodeBundleJSON(into: &writer, name: ResourceName(database: database, path: path).description)
+        encodeBundleJSON(into: &writer, quotedName: ResourceName(database: database, path: path).quotedJSON)
     }
 
-    /// The same, with the document's resource name already written out (a bundle writes it
-    /// twice per document: in its metadata element and in the document).
-    public func encodeBundleJSON(into writer: inout JSONWriter, name: String) {
+    /// The same, with the document's resource name already written out as a JSON string
+    /// literal, quotes included (a bundle writes it twice per document: in its metadata element
+    /// and in the document).
+    public func encodeBundleJSON(into writer: inout JSONWriter, quotedName: [UInt8]) {
         precondition(createTime != nil && updateTime != nil, "document times are resolved before encoding")
-        encodeRESTJSON(into: &writer, name: name, encodedFields: nil)
+        encodeRESTJSON(into: &writer, quotedName: quotedName, encodedFields: nil)
     }
 
     /// The same with the `fields` object already encoded (by ``MapValue/encodeFields(into:)``,
     /// perhaps in another process): `encodedFields` is copied as it is, in place of `fields`.
-    public func encodeBundleJSON(into writer: inout JSONWriter, name: String, encodedFields: [UInt8]) {
+    public func encodeBundleJSON(into writer: inout JSONWriter, quotedName: [UInt8], encodedFields: [UInt8]) {
         precondition(createTime != nil && updateTime != nil, "document times are resolved before encoding")
-        encodeRESTJSON(into: &writer, name: name, encodedFields: encodedFields)
+        encodeRESTJSON(into: &writer, quotedName: quotedName, encodedFields: encodedFields)
     }
 
     /// Writes the document as a Firestore REST `Document` (what ``decodeREST(_:relativeTo:)``
     /// reads back losslessly): `{"name","fields"}`, then `createTime` and `updateTime` when set.
     public func encodeRESTJSON(into writer: inout JSONWriter, database: DatabaseID) {
-        encodeRESTJSON(into: &writer, name: ResourceName(database: database, path: path).description, encodedFields: nil)
+        encodeRESTJSON(into: &writer, quotedName: ResourceName(database: database, path: path).quotedJSON, encodedFields: nil)
     }
 
-    private func encodeRESTJSON(into writer: inout JSONWriter, name: String, encodedFields: [UInt8]?) {
+    private func encodeRESTJSON(into writer: inout JSONWriter, quotedName: [UInt8], encodedFields: [UInt8]?) {
         writer.raw("{\"name\":")
-        writer.string(name)
+        writer.raw(bytes: quotedName)
         writer.raw(",\"fields\":")
         if let encodedFields {
             writer.raw(bytes: encodedFields)
@@ -80,5 +81,15 @@ extension Document {
             writer.string(updateTime.rfc3339)
         }
         writer.byte(UInt8(ascii: "}"))
+    }
+}
+
+extension ResourceName {
+    /// The name as a JSON string literal, quotes included (``JSONCore/JSONWriter/string(_:)``
+    /// of ``description``).
+    public var quotedJSON: [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 128)
+        writer.string(description)
+        return writer.bytes
     }
 }

@@ -58,6 +58,14 @@ public struct JSONWriter: Sendable {
     /// non-ASCII scalar as `\uXXXX` (surrogate pairs above U+FFFF).
     public mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
+        escaped(value)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `value` as ``string(_:)`` writes it between its quotes: a string literal written
+    /// in pieces (a resource name from its path's segments, say) is the one `string` writes of
+    /// the pieces joined.
+    public mutating func escaped(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             // Copy runs of plain ASCII in bulk; escape only the bytes and scalars that need it.
@@ -77,7 +85,6 @@ public struct JSONWriter: Sendable {
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     /// Writes the value of the JSON string literal that starts at `start` of `json` (its opening

@@ -25,13 +25,14 @@ extension BundledDocumentMetadata {
     /// Writes `{"name","readTime","exists","queries"}` exactly as a bundle's documentMetadata
     /// element holds it (bundle-format.md §10).
     public func encodeJSON(into writer: inout JSONWriter) {
-        Self.encodeJSON(name: name.description, readTime: readTime.rfc3339, exists: exists, queries: queries, into: &writer)
+        Self.encodeJSON(quotedName: name.quotedJSON, readTime: readTime.rfc3339, exists: exists, queries: queries, into: &writer)
     }
 
-    /// The same from pre-formatted parts, so the writer formats the shared read time once.
-    static func encodeJSON(name: String, readTime: String, exists: Bool, queries: [String], into writer: inout JSONWriter) {
+    /// The same from pre-formatted parts, so the writer formats the shared read time once and
+    /// each document's name (a JSON string literal, quotes included) once for both its elements.
+    static func encodeJSON(quotedName: [UInt8], readTime: String, exists: Bool, queries: [String], into writer: inout JSONWriter) {
         writer.raw("{\"name\":")
-        writer.string(name)
+        writer.raw(bytes: quotedName)
         writer.raw(",\"readTime\":")
         writer.string(readTime)
         writer.raw(",\"exists\":")

@@ -63,6 +63,9 @@ public struct BundleWriter: Sendable {
     private var lastPath: ResourcePath?
     /// Every path added, from the first that came out of order on.
     private var paths: Set<ResourcePath>?
+    /// How every document's name starts as a JSON string literal: the quote and the database's
+    /// documents root.
+    private let namePrefix: [UInt8]
 
     /// Starts a bundle.
     /// - Parameters:
@@ -79,6 +82,10 @@ public struct BundleWriter: Sendable {
         self.snapshotTime = snapshotTime
         self.database = database
         self.audience = audience
+        var prefix = JSONWriter(reservingCapacity: 64)
+        prefix.byte(UInt8(ascii: "\""))
+        prefix.escaped(database.documentsRoot)
+        namePrefix = prefix.bytes
     }
 
     /// The number of documents added so far.
@@ -278,12 +285,13 @@ public struct BundleWriter: Sendable {
         of slice: ArraySlice<Entry>, readTime: String, encodedFieldsCount: (Int, Document) throws(E) -> Int
     ) throws(E) -> Int {
         var scratch = JSONWriter(reservingCapacity: 4096)
+        var names = JSONWriter(reservingCapacity: 256)
         var total = 0
         for index in slice.indices {
             let entry = slice[index]
             var fieldsCount = 0
             if let document = entry.document { fieldsCount = try encodedFieldsCount(index, document) }
-            forEachElement(of: entry, readTime: readTime, fields: []) { isDocument, write in
+            forEachElement(of: entry, readTime: readTime, fields: [], names: &names) { isDocument, write in
                 scratch.removeAll()
                 write(&scratch)
                 total += ElementEncoder.framedCount(scratch.count + (isDocument ? fieldsCount : 0))
@@ -296,11 +304,12 @@ public struct BundleWriter: Sendable {
         _ slice: ArraySlice<Entry>, readTime: String, into run: inout JSONWriter, encodedFields: ((Int, Document) throws(E) -> [UInt8])?
     ) throws(E) {
         var scratch = JSONWriter(reservingCapacity: 4096)
+        var names = JSONWriter(reservingCapacity: 256)
         for index in slice.indices {
             let entry = slice[index]
             var fields: [UInt8]?
             if let encodedFields, let document = entry.document { fields = try encodedFields(index, document) }
-            forEachElement(of: entry, readTime: readTime, fields: fields) { _, write in
+            forEachElement(of: entry, readTime: readTime, fields: fields, names: &names) { _, write in
                 ElementEncoder.appendFramed(to: &run, scratch: &scratch, write)
             }
         }
@@ -308,22 +317,31 @@ public struct BundleWriter: Sendable {
 
     /// Gives `element` the elements of `entry` in file order, each as what writes its JSON: the
     /// `documentMetadata`, then for an existing document (`isDocument`) the `document`, with
-    /// `fields` copied as its encoded fields (nil: its own fields encoded).
+    /// `fields` copied as its encoded fields (nil: its own fields encoded). The document's name
+    /// is written once, as a JSON string literal, into `names` (emptied first), for both.
     private func forEachElement(
-        of entry: Entry, readTime: String, fields: [UInt8]?, _ element: (_ isDocument: Bool, _ write: (inout JSONWriter) -> Void) -> Void
+        of entry: Entry, readTime: String, fields: [UInt8]?, names: inout JSONWriter,
+        _ element: (_ isDocument: Bool, _ write: (inout JSONWriter) -> Void) -> Void
     ) {
-        let name = ResourceName(database: database, path: entry.path).description
+        names.removeAll()
+        names.raw(bytes: namePrefix)
+        for segment in entry.path.segments {
+            names.byte(UInt8(ascii: "/"))
+            names.escaped(segment)
+        }
+        names.byte(UInt8(ascii: "\""))
+        let quotedName = names.bytes
         switch entry {
         case .existing(let document, let queries):
-            element(false) { ElementEncoder.documentMetadata(name: name, readTime: readTime, exists: true, queries: queries, into: &$0) }
+            element(false) { ElementEncoder.documentMetadata(quotedName: quotedName, readTime: readTime, exists: true, queries: queries, into: &$0) }
             if let fields {
-                element(true) { ElementEncoder.document(document, name: name, encodedFields: fields, into: &$0) }
+                element(true) { ElementEncoder.document(document, quotedName: quotedName, encodedFields: fields, into: &$0) }
             } else {
-                element(true) { ElementEncoder.document(document, name: name, into: &$0) }
+                element(true) { ElementEncoder.document(document, quotedName: quotedName, into: &$0) }
             }
         case .missing(_, let missingReadTime):
             element(false) {
-                ElementEncoder.documentMetadata(name: name, readTime: missingReadTime.rfc3339, exists: false, queries: [], into: &$0)
+                ElementEncoder.documentMetadata(quotedName: quotedName, readTime: missingReadTime.rfc3339, exists: false, queries: [], into: &$0)
             }
         }
     }

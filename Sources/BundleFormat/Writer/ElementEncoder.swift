@@ -43,23 +43,24 @@ enum ElementEncoder {
         writer.raw("}}")
     }
 
-    static func documentMetadata(name: String, readTime: String, exists: Bool, queries: [String], into writer: inout JSONWriter) {
+    /// `quotedName` is the document's resource name as a JSON string literal, quotes included,
+    /// written once for both of its elements.
+    static func documentMetadata(quotedName: [UInt8], readTime: String, exists: Bool, queries: [String], into writer: inout JSONWriter) {
         writer.raw("{\"documentMetadata\":")
-        BundledDocumentMetadata.encodeJSON(name: name, readTime: readTime, exists: exists, queries: queries, into: &writer)
+        BundledDocumentMetadata.encodeJSON(quotedName: quotedName, readTime: readTime, exists: exists, queries: queries, into: &writer)
         writer.byte(UInt8(ascii: "}"))
     }
 
-    /// `name` is the document's resource name, written once for both of its elements.
-    static func document(_ document: Document, name: String, into writer: inout JSONWriter) {
+    static func document(_ document: Document, quotedName: [UInt8], into writer: inout JSONWriter) {
         writer.raw("{\"document\":")
-        document.encodeBundleJSON(into: &writer, name: name)
+        document.encodeBundleJSON(into: &writer, quotedName: quotedName)
         writer.byte(UInt8(ascii: "}"))
     }
 
     /// The same with the document's `fields` object already encoded.
-    static func document(_ document: Document, name: String, encodedFields: [UInt8], into writer: inout JSONWriter) {
+    static func document(_ document: Document, quotedName: [UInt8], encodedFields: [UInt8], into writer: inout JSONWriter) {
         writer.raw("{\"document\":")
-        document.encodeBundleJSON(into: &writer, name: name, encodedFields: encodedFields)
+        document.encodeBundleJSON(into: &writer, quotedName: quotedName, encodedFields: encodedFields)
         writer.byte(UInt8(ascii: "}"))
     }
 }
