@@ -70,7 +70,8 @@ struct LoadedInputs: Sendable {
         let indexing = BackgroundMap(count: 1) { _ in
             var slots: [ResourcePath: Slot] = Dictionary(minimumCapacity: entries.count)
             for (index, entry) in entries.enumerated() { slots[entry.document.path] = Slot(index: Int32(index)) }
-            return slots
+            // `finish` gives the documents set aside only.
+            return (slots: slots, archived: entries.map { $0.archived! })
         }
         store = DocumentStore(database: config.database)
         for entry in entries {
@@ -80,8 +81,7 @@ struct LoadedInputs: Sendable {
             store.insert(document)
         }
         self.archive = archive
-        archived = entries.map { $0.archived! }
-        slots = indexing.results()[0]
+        (slots, archived) = indexing.results()[0]
         self.candidates = candidates
         fileCount = files
         inputBytes = bytes
