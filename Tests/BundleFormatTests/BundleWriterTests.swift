@@ -73,6 +73,26 @@ import Testing
         }
     }
 
+    /// Documents given one array of queries (the results of one query share it) are checked and
+    /// sorted once and carry the same names; an equal array of other storage is checked again,
+    /// and a different one after it too.
+    @Test func aSharedArrayOfQueriesIsCheckedOnce() throws {
+        var writer = try BundleWriter(id: "cities", snapshotTime: WriterFixtures.snapshot, database: WriterFixtures.database)
+        try writer.addNamedQuery(name: "big-cities", bundledQuery: WriterFixtures.bigCitiesQuery)
+        try writer.addNamedQuery(name: "last-city", bundledQuery: WriterFixtures.lastQuery)
+        let shared = ["last-city", "big-cities"]
+        for id in ["a", "b", "c"] { try writer.addDocument(WriterFixtures.document("cities/\(id)", []), queries: shared) }
+        try writer.addDocument(WriterFixtures.document("cities/d", []), queries: Array(shared.reversed()))
+        #expect(throws: BundleWriterError.unknownQueryName(try ResourcePath(parsing: "cities/e"), query: "nope")) {
+            try writer.addDocument(WriterFixtures.document("cities/e", []), queries: ["last-city", "nope"])
+        }
+        #expect(throws: BundleWriterError.duplicateQueryName(try ResourcePath(parsing: "cities/e"), query: "last-city")) {
+            try writer.addDocument(WriterFixtures.document("cities/e", []), queries: shared + ["last-city"])
+        }
+        let contents = try BundleReader.read(writer.encode().joined(), database: WriterFixtures.database)
+        #expect(contents.documents.map(\.metadata.queries) == Array(repeating: ["big-cities", "last-city"], count: 4))
+    }
+
     @Test func roundTripsThroughTheStrictReader() throws {
         let encoded = try WriterFixtures.sampleWriter().encode()
         let contents = try BundleReader.read(encoded.joined(), database: WriterFixtures.database)

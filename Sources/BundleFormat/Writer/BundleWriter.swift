@@ -66,6 +66,9 @@ public struct BundleWriter: Sendable {
     /// How every document's name starts as a JSON string literal: the quote and the database's
     /// documents root.
     private let namePrefix: [UInt8]
+    /// The queries of the document added last, as given and as checked and sorted: the results
+    /// of one query share one array of its name, checked and sorted once (and held once).
+    private var lastQueries: (given: [String], sorted: [String])?
 
     /// Starts a bundle.
     /// - Parameters:
@@ -119,10 +122,16 @@ public struct BundleWriter: Sendable {
         guard createTime.isPositive, createTime <= updateTime, updateTime <= snapshotTime else {
             throw .documentTimesOutOfOrder(path, createTime: createTime, updateTime: updateTime, snapshotTime: snapshotTime)
         }
-        let sorted = queries.sorted { UTF8Order.compare($0, $1) == .less }
-        for (index, query) in sorted.enumerated() {
-            guard queryNames.contains(Array(query.utf8)) else { throw .unknownQueryName(path, query: query) }
-            if index > 0, UTF8Order.equal(sorted[index - 1], query) { throw .duplicateQueryName(path, query: query) }
+        let sorted: [String]
+        if let last = lastQueries, Self.sameArray(last.given, queries) {
+            sorted = last.sorted
+        } else {
+            sorted = queries.sorted { UTF8Order.compare($0, $1) == .less }
+            for (index, query) in sorted.enumerated() {
+                guard queryNames.contains(Array(query.utf8)) else { throw .unknownQueryName(path, query: query) }
+                if index > 0, UTF8Order.equal(sorted[index - 1], query) { throw .duplicateQueryName(path, query: query) }
+            }
+            lastQueries = (queries, sorted)
         }
         if let foreign = document.fields.firstReference(outside: database) {
             throw .foreignReference(path, reference: foreign)
@@ -142,6 +151,12 @@ public struct BundleWriter: Sendable {
         }
         try reserveEntry(for: path)
         entries.append(.missing(path, readTime: readTime))
+    }
+
+    /// True when `a` and `b` are one array (the same storage), not only equal ones: equal
+    /// `String`s may differ in bytes, which a bundle keeps.
+    private static func sameArray(_ a: [String], _ b: [String]) -> Bool {
+        a.count == b.count && a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
     }
 
     private mutating func reserveEntry(for path: ResourcePath) throws(BundleWriterError) {
