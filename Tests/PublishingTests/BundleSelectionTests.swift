@@ -113,4 +113,62 @@ struct BundleSelectionTests {
         #expect(Set(unselected) == Set(["c/__id07__", "c/a", "c/b", "c/zz", "d/a", "c/old", "c/__id0010__"].map(path)))
         #expect(unselected.count == 7)
     }
+
+    /// Merging a bundle's results moves documents from the arrays' ends; it selects what merging
+    /// them forward, one query after another, selects (the order and queries of every path, ids
+    /// that order alike and listed documents listed twice included), over seeded random bundles.
+    @Test func mergingFromTheEndsSelectsWhatMergingForwardDoes() throws {
+        var store = DocumentStore(database: demo)
+        let ids = ["__id7__", "__id007__", "__id0007__", "__id10__", "__id010__", "a", "b", "c", "x", "y", "z", "__id3__"]
+        for (n, id) in ids.enumerated() {
+            var fields = MapValue()
+            fields["n"] = .integer(Int64(n))
+            store.insert(Document(path: path("c/\(id)"), fields: fields, createTime: try Timestamp(seconds: 1, nanos: 0), updateTime: try Timestamp(seconds: 2, nanos: 0)))
+        }
+        // Knuth's MMIX linear congruential generator, seeded: the same bundles every run.
+        var state: UInt64 = 19
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for trial in 0..<60 {
+            let queries = (0..<(1 + next(4))).map { index in
+                let values = ids.indices.filter { _ in next(2) == 0 }
+                return "      q\(index): {collection: c, where: [[n, in, \(values.isEmpty ? [0] : values)]]}"
+            }
+            let listed = (0..<next(4)).map { _ in "c/\(ids[next(ids.count)])" }
+            let spec = try Self.specs("""
+                  - id: b
+                    documents: [\(listed.joined(separator: ", "))]
+                    queries:
+                \(queries.joined(separator: "\n"))
+                """)[0]
+            let selected = try BundleSelection.select([spec], store: store, threads: 2)[0].documents
+            // Forward: each query's results (in key order) and then the listed documents added
+            // in turn, a path met again adding its queries to its first place among those alike.
+            var expected: [(path: ResourcePath, queries: [String])] = []
+            let additions = spec.queries.map { named in
+                store.evaluate(named.query).sorted(byPath: \.path).map { (path: $0.path, queries: [named.name]) }
+            } + [spec.documents.sorted(byPath: { $0 }).map { (path: $0, queries: [String]()) }]
+            for addition in additions {
+                var merged: [(path: ResourcePath, queries: [String])] = []
+                var (next, nextAdded) = (0, 0)
+                while next < expected.count || nextAdded < addition.count {
+                    let takeEarlier = nextAdded == addition.count
+                        || (next < expected.count && ResourcePath.compare(expected[next].path, addition[nextAdded].path) != .greater)
+                    let item = takeEarlier ? expected[next] : addition[nextAdded]
+                    if takeEarlier { next += 1 } else { nextAdded += 1 }
+                    let run = merged.lastIndex { ResourcePath.compare($0.path, item.path) != .equal }.map { $0 + 1 } ?? 0
+                    if let same = merged[run...].firstIndex(where: { $0.path == item.path }) {
+                        merged[same].queries += item.queries
+                    } else {
+                        merged.append(item)
+                    }
+                }
+                expected = merged
+            }
+            #expect(selected.map(\.document.path) == expected.map(\.path), "trial \(trial)")
+            #expect(selected.map(\.queries) == expected.map(\.queries), "trial \(trial)")
+        }
+    }
 }
