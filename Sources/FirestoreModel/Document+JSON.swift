@@ -93,3 +93,15 @@ extension ResourceName {
         return writer.bytes
     }
 }
+
+extension JSONWriter {
+    /// Appends `path`'s ``ResourcePath/description`` as ``escaped(_:)`` writes it, from its
+    /// segments: no `String` of the whole path is built (a bundle and a site's state write one
+    /// per document).
+    public mutating func escaped(_ path: ResourcePath) {
+        for (index, segment) in path.segments.enumerated() {
+            if index > 0 { byte(UInt8(ascii: "/")) }
+            escaped(segment)
+        }
+    }
+}

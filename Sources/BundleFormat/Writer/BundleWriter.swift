@@ -340,10 +340,8 @@ public struct BundleWriter: Sendable {
     ) {
         names.removeAll()
         names.raw(bytes: namePrefix)
-        for segment in entry.path.segments {
-            names.byte(UInt8(ascii: "/"))
-            names.escaped(segment)
-        }
+        names.byte(UInt8(ascii: "/"))
+        names.escaped(entry.path)
         names.byte(UInt8(ascii: "\""))
         let quotedName = names.bytes
         switch entry {

@@ -38,16 +38,21 @@ extension SiteHistory {
         writer.raw(",\"current\":{")
         for (index, (path, version)) in history.current.enumerated() {
             if index > 0 { writer.byte(UInt8(ascii: ",")) }
-            writer.string(path.description)
+            string(path, into: &writer)
             switch version {
-            case .existing(let updateTime, let fingerprint): strings([updateTime.rfc3339, fingerprint.description], into: &writer, after: ":")
+            case .existing(let updateTime, let fingerprint):
+                writer.raw(":[")
+                writer.string(updateTime.rfc3339)
+                writer.byte(UInt8(ascii: ","))
+                writer.string(fingerprint.description)
+                writer.byte(UInt8(ascii: "]"))
             case .missing(let readTime): strings(["missing", readTime.rfc3339], into: &writer, after: ":")
             }
         }
         writer.raw("},\"earlier\":{")
         for (index, (path, versions)) in history.earlier.sorted(byPath: \.key).enumerated() {
             if index > 0 { writer.byte(UInt8(ascii: ",")) }
-            writer.string(path.description)
+            string(path, into: &writer)
             writer.raw(":[")
             for (position, version) in versions.enumerated() {
                 let separator: StaticString = position > 0 ? "," : ""
@@ -64,6 +69,14 @@ extension SiteHistory {
             writer.raw("]")
         }
         writer.raw("}}")
+    }
+
+    /// `path`'s `description` as a JSON string, written from its segments (a state lists every
+    /// document a site ships).
+    private static func string(_ path: ResourcePath, into writer: inout JSONWriter) {
+        writer.byte(UInt8(ascii: "\""))
+        writer.escaped(path)
+        writer.byte(UInt8(ascii: "\""))
     }
 
     private static func strings(_ items: [String], into writer: inout JSONWriter, after separator: StaticString) {
