@@ -1,6 +1,6 @@
 /// A byte buffer handed from one thread to another and back, one thread holding it at a time, so
 /// that a large buffer is used again rather than fresh pages being mapped (and faulted in) for
-/// every use: page faults were a tenth of a build's CPU time, most of them in buffers of a
+/// every use: page faults were 7 % of a build's CPU time, most of them in buffers of a
 /// megabyte or more taken once and freed.
 ///
 /// `@unchecked Sendable`: the hand-overs are the caller's (a ``parallelMap(count:threads:_:)``'s
