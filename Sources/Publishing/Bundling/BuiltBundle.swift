@@ -39,7 +39,7 @@ struct BuiltBundle {
         _ planned: consuming ShipmentPlan.Bundle, queries: [BundleSelection.NamedQuery], inputs: LoadedInputs, policy: FieldPolicy, gzipLevel: Int,
         audience: BundleAudience, scratchDirectory: String, progress: (BuildEvent) -> Void
     ) throws(BuildError) -> BuiltBundle {
-        let (id, createTime, leavers, missing, slots) = (planned.id, planned.createTime, planned.leavers, planned.missing, planned.slots)
+        let (id, createTime, leavers, missing) = (planned.id, planned.createTime, planned.leavers, planned.missing)
         var writer: BundleWriter
         do throws(BundleWriterError) {
             writer = try BundleWriter(id: id, snapshotTime: createTime, database: inputs.store.database, audience: audience)
@@ -54,20 +54,26 @@ struct BuiltBundle {
                 throw .config(ConfigError("bundle \"\(id)\": \(error)", at: query.location))
             }
         }
-        // The writer holds the entries now: the plan's copy goes before encoding.
+        // The writer holds the entries now: the plan's copy goes before encoding. Where each
+        // document is set aside stays beside them, by its index among those added.
+        var slots: [LoadedInputs.Slot?] = []
         for entry in (consume planned).entries {
             do throws(BundleWriterError) {
                 switch entry {
-                case .existing(let document, let queries): try writer.addDocument(document, queries: queries)
-                case .missing(let path, let readTime): try writer.addMissingDocument(path, readTime: readTime)
+                case .existing(let document, let queries, let slot, _):
+                    try writer.addDocument(document, queries: queries)
+                    slots.append(slot)
+                case .missing(let path, let readTime):
+                    try writer.addMissingDocument(path, readTime: readTime)
+                    slots.append(nil)
                 }
             } catch {
                 throw .bundle(id: id, error)
             }
         }
         let files = try BundleFiles.write(
-            writer, encodedFields: { (index, document) throws(PublishError) in try inputs.encodedFields(of: document, at: slots[index]!, as: policy) },
-            encodedFieldsCount: { (index, document) throws(PublishError) in try inputs.encodedFieldsCount(of: document, at: slots[index]!, as: policy) },
+            writer, encodedFields: { [slots] (index, document) throws(PublishError) in try inputs.encodedFields(of: document, at: slots[index]!, as: policy) },
+            encodedFieldsCount: { [slots] (index, document) throws(PublishError) in try inputs.encodedFieldsCount(of: document, at: slots[index]!, as: policy) },
             into: scratchDirectory, name: id, gzipLevel: gzipLevel, progress: progress)
         let names = queries.map(\.name).sorted { UTF8Order.compare($0, $1) == .less }
         return BuiltBundle(id: id, files: files, namedQueries: names, createTime: createTime, leavers: leavers, missing: missing)

@@ -41,8 +41,8 @@ enum ExposureScan {
         for bundle in plan.bundles {
             var documents: [Document] = []
             var slots: [LoadedInputs.Slot] = []
-            for (entry, slot) in zip(bundle.entries, bundle.slots) {
-                guard case .existing(let document, _) = entry, let slot else { continue }
+            for entry in bundle.entries {
+                guard case .existing(let document, _, let slot, _) = entry else { continue }
                 documents.append(document)
                 slots.append(slot)
             }

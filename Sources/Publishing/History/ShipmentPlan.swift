@@ -5,16 +5,17 @@ import FirestoreModel
 struct ShipmentPlan: Sendable {
     /// One document entry of a bundle.
     enum Entry: Sendable {
-        /// A document in its current version; `queries` is empty for a listed document or a
-        /// leaver (a document that left the bundle and changed since a client may have cached it).
-        case existing(Document, queries: [String])
+        /// A document in its current version, with where it is set aside and the fingerprint it
+        /// ships with; `queries` is empty for a listed document or a leaver (a document that left
+        /// the bundle and changed since a client may have cached it).
+        case existing(Document, queries: [String], slot: LoadedInputs.Slot, fingerprint: DocumentFingerprint)
         /// A missing-document marker for a document the bundle shipped before and that was deleted.
         case missing(ResourcePath, readTime: Timestamp)
 
         /// The document's path.
         var path: ResourcePath {
             switch self {
-            case .existing(let document, _): document.path
+            case .existing(let document, _, _, _): document.path
             case .missing(let path, _): path
             }
         }
@@ -29,9 +30,6 @@ struct ShipmentPlan: Sendable {
         var changed: Bool
         /// In document-key order.
         var entries: [Entry]
-        /// Beside `entries`: where each existing document is set aside (nil for a
-        /// missing-document marker).
-        var slots: [LoadedInputs.Slot?]
         /// Leavers and missing-document markers among `entries`.
         var leavers: Int
         var missing: Int

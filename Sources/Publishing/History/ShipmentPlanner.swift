@@ -46,14 +46,15 @@ struct ShipmentPlanner {
         let prepared = try versions.prepare(selections, inputs: inputs)
 
         var drafts: [Draft] = []
-        for (selection, (slots, fingerprints)) in zip(selections, prepared) {
+        for (selection, prepared) in zip(selections, prepared) {
             var entries: [ShipmentPlan.Entry] = []
             entries.reserveCapacity(selection.documents.count)
-            for (selected, fingerprint) in zip(selection.documents, fingerprints) {
-                entries.append(.existing(versions.shipped(selected.document, fingerprint: fingerprint), queries: selected.queries))
+            for (selected, found) in zip(selection.documents, prepared) {
+                let shipped = versions.shipped(selected.document, fingerprint: found.fingerprint)
+                entries.append(.existing(shipped, queries: selected.queries, slot: found.slot, fingerprint: found.fingerprint))
             }
-            var draft = Draft(selection: selection, entries: entries, slots: slots.map { $0 }, fingerprints: fingerprints.map { $0 })
-            var others: [Draft.Other] = []
+            var draft = Draft(selection: selection, entries: entries)
+            var others: [ShipmentPlan.Entry] = []
             let published = previous?.bundles[selection.id]
             for path in published.map(selection.unselected(in:)) ?? [] {
                 let earlier = published!.versions(of: path, since: cutoff)
@@ -62,11 +63,10 @@ struct ShipmentPlanner {
                     let fingerprint = try versions.fingerprint(of: document, at: slot, policy: selection.fieldPolicy, inputs: inputs)
                     let current = versions.shipped(document, fingerprint: fingerprint)
                     guard earlier.contains(where: { $0.differs(from: current.updateTime) }) else { continue }
-                    others.append(Draft.Other(entry: .existing(current, queries: []), slot: slot, fingerprint: fingerprint))
+                    others.append(.existing(current, queries: [], slot: slot, fingerprint: fingerprint))
                     draft.leavers += 1
                 } else if earlier.contains(where: { $0.differs(from: nil) }) {
-                    let readTime = markerTime(for: path, earlier: earlier, versions: versions, candidate: candidate)
-                    others.append(Draft.Other(entry: .missing(path, readTime: readTime), slot: nil, fingerprint: nil))
+                    others.append(.missing(path, readTime: markerTime(for: path, earlier: earlier, versions: versions, candidate: candidate)))
                     draft.missing += 1
                 }
             }
@@ -79,16 +79,15 @@ struct ShipmentPlanner {
         for index in drafts.indices {
             let draft = drafts[index]
             // The plan takes the draft's entries over, rather than a copy of them.
-            (drafts[index].entries, drafts[index].slots) = ([], [])
+            drafts[index].entries = []
             var digest = ContentDigest()
             for query in draft.selection.namedQueries { digest.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery) }
             var current: [ShippedDocuments.Element] = []
             current.reserveCapacity(draft.entries.count)
-            for (entry, fingerprint) in zip(draft.entries, draft.fingerprints) {
+            for entry in draft.entries {
                 let path = entry.path
                 switch entry {
-                case .existing(let document, let queries):
-                    let fingerprint = fingerprint!
+                case .existing(let document, let queries, _, let fingerprint):
                     digest.addExisting(path, updateTime: document.updateTime!, fingerprint: fingerprint, queries: queries)
                     current.append((path, .existing(updateTime: document.updateTime!, fingerprint: fingerprint)))
                 case .missing(_, let readTime):
@@ -102,7 +101,7 @@ struct ShipmentPlanner {
             histories[draft.selection.id] = (ShippedDocuments(inKeyOrder: current), contentDigest)
             bundles.append(ShipmentPlan.Bundle(
                 id: draft.selection.id, createTime: published.map(\.createTime) ?? candidate, changed: changed,
-                entries: draft.entries, slots: draft.slots, leavers: draft.leavers, missing: draft.missing))
+                entries: draft.entries, leavers: draft.leavers, missing: draft.missing))
         }
 
         let siteTime = previous.flatMap { previous in bundles.contains(where: \.changed) ? nil : previous.siteTime } ?? candidate
@@ -141,52 +140,31 @@ struct ShipmentPlanner {
     }
 }
 
-/// A bundle's entries while they are planned, each existing document's with where it is set
-/// aside and the fingerprint it ships with.
+/// A bundle's entries while they are planned.
 private struct Draft {
     var selection: BundleSelection
     /// In key order.
     var entries: [ShipmentPlan.Entry]
-    /// Beside `entries`: nil for a missing-document marker.
-    var slots: [LoadedInputs.Slot?]
-    var fingerprints: [DocumentFingerprint?]
     var leavers = 0
     var missing = 0
-
-    /// A leaver or a marker, found after the selection.
-    struct Other {
-        var entry: ShipmentPlan.Entry
-        var slot: LoadedInputs.Slot?
-        var fingerprint: DocumentFingerprint?
-    }
 
     /// Adds leavers and markers, found after the selection, in key order: merged in rather than
     /// sorted with it, so that a hundred thousand entries are not sorted again. A path that
     /// orders as a selected one (numeric ids order by value) comes after it.
-    mutating func insert(_ others: [Other]) {
-        let others = others.sorted(byPath: \.entry.path)
+    mutating func insert(_ others: [ShipmentPlan.Entry]) {
+        let others = others.sorted(byPath: \.path)
         var entries: [ShipmentPlan.Entry] = []
-        var slots: [LoadedInputs.Slot?] = []
-        var fingerprints: [DocumentFingerprint?] = []
         entries.reserveCapacity(self.entries.count + others.count)
-        slots.reserveCapacity(entries.capacity)
-        fingerprints.reserveCapacity(entries.capacity)
         var next = 0
         for other in others {
-            while next < self.entries.count, ResourcePath.compare(self.entries[next].path, other.entry.path) != .greater {
+            while next < self.entries.count, ResourcePath.compare(self.entries[next].path, other.path) != .greater {
                 entries.append(self.entries[next])
-                slots.append(self.slots[next])
-                fingerprints.append(self.fingerprints[next])
                 next += 1
             }
-            entries.append(other.entry)
-            slots.append(other.slot)
-            fingerprints.append(other.fingerprint)
+            entries.append(other)
         }
         entries += self.entries[next...]
-        slots += self.slots[next...]
-        fingerprints += self.fingerprints[next...]
-        (self.entries, self.slots, self.fingerprints) = (entries, slots, fingerprints)
+        self.entries = entries
     }
 }
 
@@ -214,39 +192,31 @@ private struct VersionAssignment {
     /// repeats costs less than finding them first).
     mutating func prepare(
         _ selections: [BundleSelection], inputs: LoadedInputs
-    ) throws(PublishError) -> [(slots: [LoadedInputs.Slot], fingerprints: [DocumentFingerprint])] {
-        var all: [(slots: [LoadedInputs.Slot], fingerprints: [DocumentFingerprint])] = []
+    ) throws(PublishError) -> [[(slot: LoadedInputs.Slot, fingerprint: DocumentFingerprint)]] {
+        var all: [[(slot: LoadedInputs.Slot, fingerprint: DocumentFingerprint)]] = []
         for selection in selections {
             let (documents, policy) = (selection.documents, selection.fieldPolicy)
             let chunk = 2_048
             let runs = parallelMap(count: (documents.count + chunk - 1) / chunk, threads: Processors.online) { run in
                 Result { () throws(PublishError) in
-                    var found: (slots: [LoadedInputs.Slot], fingerprints: [DocumentFingerprint]) = ([], [])
-                    for index in (run * chunk)..<min(documents.count, (run + 1) * chunk) {
-                        let slot = try inputs.slot(of: documents[index].document)
-                        found.slots.append(slot)
-                        found.fingerprints.append(try inputs.fingerprint(of: documents[index].document, at: slot, as: policy))
+                    try documents[(run * chunk)..<min(documents.count, (run + 1) * chunk)].map { selected throws(PublishError) in
+                        let slot = try inputs.slot(of: selected.document)
+                        return (slot, try inputs.fingerprint(of: selected.document, at: slot, as: policy))
                     }
-                    return found
                 }
             }
-            var prepared: (slots: [LoadedInputs.Slot], fingerprints: [DocumentFingerprint]) = ([], [])
-            prepared.slots.reserveCapacity(documents.count)
-            prepared.fingerprints.reserveCapacity(documents.count)
-            for run in runs {
-                let found = try run.get()
-                prepared.slots += found.slots
-                prepared.fingerprints += found.fingerprints
-            }
+            var prepared: [(slot: LoadedInputs.Slot, fingerprint: DocumentFingerprint)] = []
+            prepared.reserveCapacity(documents.count)
+            for run in runs { prepared += try run.get() }
             all.append(prepared)
         }
         guard selections.contains(where: { !$0.fieldPolicy.isEmpty }) else { return all }
         for (index, selection) in selections.enumerated() {
             for (position, selected) in selection.documents.enumerated() {
                 if let first = fingerprints[selected.document.path] {
-                    all[index].fingerprints[position] = first
+                    all[index][position].fingerprint = first
                 } else {
-                    fingerprints[selected.document.path] = all[index].fingerprints[position]
+                    fingerprints[selected.document.path] = all[index][position].fingerprint
                 }
             }
         }
