@@ -285,7 +285,7 @@ private struct Scan {
             return decodedString().flatMap(Base64.decode).map(Value.bytes)
         case "referenceValue":
             guard let text = decodedString(), let name = try? ResourceName(documentName: text, relativeTo: source) else { return nil }
-            let moved = name.database == source ? ResourceName(database: target, path: name.path) : name
+            let moved = DocumentReRooter(target: target).reRoot(name, from: source)
             // A reference outside the target is the caller's to report, from the whole document.
             return moved.database == target ? .reference(moved) : nil
         case "geoPointValue":
@@ -322,8 +322,7 @@ private struct Scan {
         guard let node = try? JSONParser.parse(UnsafeBufferPointer(rebasing: json[range])),
               let value = try? Value(protoJSON: node, relativeTo: source)
         else { return nil }
-        guard source != target else { return value }
-        return value.mappingReferences { name in name.database == source ? ResourceName(database: target, path: name.path) : name }
+        return DocumentReRooter(target: target).reRoot(value, from: source)
     }
 
     /// An int64 as a JSON integer or a decimal string, in its shortest form (no sign on zero,
