@@ -39,33 +39,37 @@ extension Document {
     /// Writes the bundle `document` element body: `{"name","fields","createTime","updateTime"}`
     /// (bundle-format.md §10). Both times must be set.
     public func encodeBundleJSON(into writer: inout JSONWriter, database: DatabaseID) {
-        encodeBundleJSON(into: &writer, quotedName: ResourceName(database: database, path: path).quotedJSON)
+        encodeBundleJSON(into: &writer, name: { $0.string(ResourceName(database: database, path: path)) }, encodedFields: nil)
     }
 
     /// The same, with the document's resource name already written out as a JSON string
     /// literal, quotes included (a bundle writes it twice per document: in its metadata element
     /// and in the document).
     public func encodeBundleJSON(into writer: inout JSONWriter, quotedName: [UInt8]) {
-        precondition(createTime != nil && updateTime != nil, "document times are resolved before encoding")
-        encodeRESTJSON(into: &writer, quotedName: quotedName, encodedFields: nil)
+        encodeBundleJSON(into: &writer, name: { $0.raw(bytes: quotedName) }, encodedFields: nil)
     }
 
     /// The same with the `fields` object already encoded (by ``MapValue/encodeFields(into:)``,
     /// perhaps in another process): `encodedFields` is copied as it is, in place of `fields`.
     public func encodeBundleJSON(into writer: inout JSONWriter, quotedName: [UInt8], encodedFields: [UInt8]) {
+        encodeBundleJSON(into: &writer, name: { $0.raw(bytes: quotedName) }, encodedFields: encodedFields)
+    }
+
+    private func encodeBundleJSON(into writer: inout JSONWriter, name: (inout JSONWriter) -> Void, encodedFields: [UInt8]?) {
         precondition(createTime != nil && updateTime != nil, "document times are resolved before encoding")
-        encodeRESTJSON(into: &writer, quotedName: quotedName, encodedFields: encodedFields)
+        encodeRESTJSON(into: &writer, name: name, encodedFields: encodedFields)
     }
 
     /// Writes the document as a Firestore REST `Document` (what ``decodeREST(_:relativeTo:)``
     /// reads back losslessly): `{"name","fields"}`, then `createTime` and `updateTime` when set.
     public func encodeRESTJSON(into writer: inout JSONWriter, database: DatabaseID) {
-        encodeRESTJSON(into: &writer, quotedName: ResourceName(database: database, path: path).quotedJSON, encodedFields: nil)
+        encodeRESTJSON(into: &writer, name: { $0.string(ResourceName(database: database, path: path)) }, encodedFields: nil)
     }
 
-    private func encodeRESTJSON(into writer: inout JSONWriter, quotedName: [UInt8], encodedFields: [UInt8]?) {
+    /// `name` writes the document's resource name as a JSON string.
+    private func encodeRESTJSON(into writer: inout JSONWriter, name: (inout JSONWriter) -> Void, encodedFields: [UInt8]?) {
         writer.raw("{\"name\":")
-        writer.raw(bytes: quotedName)
+        name(&writer)
         writer.raw(",\"fields\":")
         if let encodedFields {
             writer.raw(bytes: encodedFields)
@@ -89,12 +93,23 @@ extension ResourceName {
     /// of ``description``).
     public var quotedJSON: [UInt8] {
         var writer = JSONWriter(reservingCapacity: 128)
-        writer.string(description)
+        writer.string(self)
         return writer.bytes
     }
 }
 
 extension JSONWriter {
+    /// Appends `name` as ``string(_:)`` writes its ``ResourceName/description``, from its parts.
+    public mutating func string(_ name: ResourceName) {
+        byte(UInt8(ascii: "\""))
+        escaped(name.database.documentsRoot)
+        if !name.path.isEmpty {
+            byte(UInt8(ascii: "/"))
+            escaped(name.path)
+        }
+        byte(UInt8(ascii: "\""))
+    }
+
     /// Appends `path`'s ``ResourcePath/description`` as ``escaped(_:)`` writes it, from its
     /// segments: no `String` of the whole path is built (a bundle and a site's state write one
     /// per document).

@@ -60,6 +60,24 @@ import Testing
         #expect(error.message.contains(message), "\(error.message)")
     }
 
+    /// A resource name written from its parts is its description written as a string: escapes,
+    /// non-ASCII segments and a database's bare documents root included.
+    @Test func aNameIsWrittenAsItsDescription() throws {
+        let names = [
+            ResourceName(database: db, path: try ResourcePath(parsing: "cities/SF")),
+            ResourceName(database: DatabaseID(project: "p-1", database: "db\"x"), path: try ResourcePath(parsing: "c/\u{e9}t\u{e9} \\q/sub/\u{1F600}\n")),
+            ResourceName(database: db, path: .root),
+        ]
+        for name in names {
+            var parts = JSONWriter()
+            parts.string(name)
+            var whole = JSONWriter()
+            whole.string(name.description)
+            #expect(parts.bytes == whole.bytes, "\(name)")
+            #expect(name.quotedJSON == whole.bytes, "\(name)")
+        }
+    }
+
     @Test func decodesAndEncodesRESTDocuments() throws {
         let json = #"{"name":"projects/other/databases/(default)/documents/cities/SF","fields":{"pop":{"integerValue":"1"}},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-02T00:00:00.5Z"}"#
         let (database, document) = try Document.decodeREST(try JSONParser.parse(Array(json.utf8)), relativeTo: db)

@@ -64,7 +64,8 @@ public struct BundleWriter: Sendable {
     /// Every path added, from the first that came out of order on.
     private var paths: Set<ResourcePath>?
     /// How every document's name starts as a JSON string literal: the quote and the database's
-    /// documents root.
+    /// documents root, what `JSONWriter.string(_:)` writes of a `ResourceName` before its path,
+    /// found once rather than for each document.
     private let namePrefix: [UInt8]
     /// The queries of the document added last, as given and as checked and sorted: the results
     /// of one query share one array of its name, checked and sorted once (and held once).
