@@ -23,6 +23,16 @@ public func parallelMap<T: Sendable>(count: Int, threads: Int, _ body: @Sendable
     return slots.map { $0! }
 }
 
+/// Computes `body` of each run of `length` consecutive indices of `0..<count` (the last run
+/// shorter when `length` does not divide `count`) on up to `threads` threads, and returns the
+/// results in run order: ``parallelMap(count:threads:_:)`` over runs of a collection's elements.
+public func parallelMap<T: Sendable>(runsOf length: Int, count: Int, threads: Int, _ body: @Sendable (Range<Int>) -> T) -> [T] {
+    precondition(length > 0, "runs must not be empty")
+    return parallelMap(count: (count + length - 1) / length, threads: threads) { run in
+        body((run * length)..<min(count, (run + 1) * length))
+    }
+}
+
 /// The result slots, shared by the workers; each slot is written by exactly one worker and read
 /// only once every worker has finished.
 struct SharedSlots<T>: @unchecked Sendable {

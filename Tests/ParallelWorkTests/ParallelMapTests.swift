@@ -9,6 +9,16 @@ struct ParallelMapTests {
         #expect(parallelMap(count: 0, threads: threads) { $0 }.isEmpty)
     }
 
+    /// Runs cover every index once, in order, the last one shorter when the length does not
+    /// divide the count.
+    @Test(arguments: [(0, 4), (1, 4), (8, 4), (9, 4), (100, 7)])
+    func runsCoverEveryIndexInOrder(count: Int, length: Int) {
+        let runs = parallelMap(runsOf: length, count: count, threads: 3) { $0 }
+        #expect(runs.flatMap { Array($0) } == Array(0..<count))
+        #expect(runs.dropLast().allSatisfy { $0.count == length })
+        #expect(runs.count == (count + length - 1) / length)
+    }
+
     /// A build maps over runs of megabytes; the results must be freed once the caller drops
     /// them, or memory grows with the size of the bundle.
     @Test func resultsAreReleasedWithTheReturnedArray() {

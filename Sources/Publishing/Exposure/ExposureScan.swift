@@ -74,14 +74,13 @@ enum ExposureScan {
         bundle: String, documents: [Document], policy: FieldPolicy,
         candidates: @Sendable (Int, inout NameJudgements) throws(E) -> [Candidate]
     ) throws(E) -> [ExposureFinding] {
-        let run = 2_048
-        let runs = parallelMap(count: (documents.count + run - 1) / run, threads: Processors.online) { index in
+        let runs = parallelMap(runsOf: 2_048, count: documents.count, threads: Processors.online) { run in
             Result { () throws(E) in
                 var findings: [(key: [String], finding: ExposureFinding)] = []
                 var seen: Set<[String]> = []
                 // Documents repeat their field names: each name is judged once.
                 var names = NameJudgements()
-                for position in (index * run)..<min(documents.count, (index + 1) * run) {
+                for position in run {
                     let document = documents[position]
                     let allowed = policy.rule(forDocument: document.path).flatMap { $0.mode == .allow ? $0.fields : nil } ?? []
                     for candidate in try candidates(position, &names) {

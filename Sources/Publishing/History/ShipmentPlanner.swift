@@ -196,10 +196,9 @@ private struct VersionAssignment {
         var all: [[(slot: LoadedInputs.Slot, fingerprint: DocumentFingerprint)]] = []
         for selection in selections {
             let (documents, policy) = (selection.documents, selection.fieldPolicy)
-            let chunk = 2_048
-            let runs = parallelMap(count: (documents.count + chunk - 1) / chunk, threads: Processors.online) { run in
+            let runs = parallelMap(runsOf: 2_048, count: documents.count, threads: Processors.online) { run in
                 Result { () throws(PublishError) in
-                    try documents[(run * chunk)..<min(documents.count, (run + 1) * chunk)].map { selected throws(PublishError) in
+                    try documents[run].map { selected throws(PublishError) in
                         let slot = try inputs.slot(of: selected.document)
                         return (slot, try inputs.fingerprint(of: selected.document, at: slot, as: policy))
                     }

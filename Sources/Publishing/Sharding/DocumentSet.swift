@@ -256,11 +256,10 @@ extension DocumentSet {
     fileprivate static func onEveryCore<T: Sendable>(
         _ count: Int, _ body: @Sendable (_ index: Int, _ scratch: inout JSONWriter, _ names: inout ExposureScan.NameJudgements) -> T
     ) -> [T] {
-        let run = 256
-        return Array(parallelMap(count: (count + run - 1) / run, threads: Processors.online) { index in
+        Array(parallelMap(runsOf: 256, count: count, threads: Processors.online) { run in
             var scratch = JSONWriter(reservingCapacity: 4096)
             var names = ExposureScan.NameJudgements()
-            return ((index * run)..<min(count, (index + 1) * run)).map { body($0, &scratch, &names) }
+            return run.map { body($0, &scratch, &names) }
         }.joined())
     }
 }
