@@ -202,4 +202,3 @@ struct ExposureTests {
         #expect(unsilenced.findings.map { "\($0.bundle) \($0.field)" } == ["people-Ada contact.mobile", "people-Ada note", "people-Bob note"])
     }
 }
-

@@ -360,4 +360,3 @@ public struct BundleWriter: Sendable {
         }
     }
 }
-
