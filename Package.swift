@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel", "JSONCore"]),
         .testTarget(name: "ExportReaderTests", dependencies: ["ExportReader"], resources: [.copy("Fixtures")]),
         .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat", "CZlib", "CLibdeflate"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PipelineLanguageTests", dependencies: ["PipelineLanguage", "SitePolicy", "QueryEngine", "FirestoreModel"]),
         .testTarget(
             name: "PublishingTests", dependencies: ["Publishing", "PipelineLanguage", "Hosting", "SitePolicy"], resources: [.copy("Fixtures")]
