@@ -34,12 +34,18 @@ struct QueryPlan {
 
     /// Every document in query order: by document key alone (a fast path for the common
     /// collection scan) when that is the only orderBy, else by ``compare(_:_:)``.
-    func sorted(_ documents: [Document]) -> [Document] {
+    ///
+    /// Sorted in place, each document moved rather than copied: a copy retains what the
+    /// document holds, a cache miss each for documents spread over a large store.
+    func sorted(_ documents: consuming [Document]) -> [Document] {
+        var documents = consume documents
         guard orderBy.count == 1, let order = orderBy.first, order.field.isDocumentKey else {
-            return documents.sorted { compare($0, $1) == .less }
+            documents.sort { compare($0, $1) == .less }
+            return documents
         }
-        let ascending = documents.sorted(byPath: \.path)
-        return order.direction == .ascending ? ascending : ascending.reversed()
+        documents.sort(byPath: \.path)
+        if order.direction != .ascending { documents.reverse() }
+        return documents
     }
 
     /// Whether `lhs` is kept before `rhs` when the limit leaves one of them out: it comes first

@@ -89,9 +89,14 @@ struct BundleSelection: Sendable {
             running.append(BackgroundMap(count: 1) { _ in
                 // The bundle's fields: policy was checked to keep every field the query reads, so
                 // the results are the same over the published documents.
-                // One array of the query's name, shared by its results.
+                // One array of the query's name, shared by its results, each moved out of the
+                // query's (popped from its end, then put back in order) rather than copied.
                 let queries = [named.name]
-                var results = store.evaluate(named.query).map { Selected(document: $0, queries: queries) }
+                var documents = store.evaluate(named.query)
+                var results: [Selected] = []
+                results.reserveCapacity(documents.count)
+                while let document = documents.popLast() { results.append(Selected(document: document, queries: queries)) }
+                results.reverse()
                 results.sort(byPath: \.document.path)
                 return results
             })
