@@ -78,8 +78,10 @@ struct CandidateRules: Sendable {
     /// its own; pure, so it is found for many documents at once on every core.
     func verdict(on document: Document) -> Verdict {
         var verdict = Verdict(certain: isPinned(document.path), ranked: [])
-        for (index, rule) in rules.enumerated() {
-            switch rule {
+        // By index: the rules are read in place (`enumerated()` copies each, and with it every
+        // reference a matcher holds, on every core at once).
+        for index in rules.indices {
+            switch rules[index] {
             case .scope(let query): if query.matchesPath(document.path) { verdict.certain = true }
             case .matches(let matcher): if matcher.matches(document) { verdict.certain = true }
             case .best(let matcher): if matcher.matches(document) { verdict.ranked.append(index) }
