@@ -48,11 +48,6 @@ public struct BundleWriter: Sendable {
             case .missing(let path, _): path
             }
         }
-
-        /// The document, when it exists.
-        var document: Document? {
-            if case .existing(let document, _) = self { document } else { nil }
-        }
     }
 
     private var queries: [Query] = []
@@ -303,11 +298,12 @@ public struct BundleWriter: Sendable {
         var scratch = JSONWriter(reservingCapacity: 4096)
         var names = JSONWriter(reservingCapacity: 256)
         var total = 0
+        // Each entry is read in place, `slice[index]` (a copy of it retains what its document
+        // holds and the array of its queries, which a query's results share across threads).
         for index in slice.indices {
-            let entry = slice[index]
             var fieldsCount = 0
-            if let document = entry.document { fieldsCount = try encodedFieldsCount(index, document) }
-            forEachElement(of: entry, readTime: readTime, fields: [], names: &names) { isDocument, write in
+            if case .existing(let document, _) = slice[index] { fieldsCount = try encodedFieldsCount(index, document) }
+            forEachElement(of: slice[index], readTime: readTime, fields: [], names: &names) { isDocument, write in
                 scratch.removeAll()
                 write(&scratch)
                 total += ElementEncoder.framedCount(scratch.count + (isDocument ? fieldsCount : 0))
@@ -322,10 +318,9 @@ public struct BundleWriter: Sendable {
         var scratch = JSONWriter(reservingCapacity: 4096)
         var names = JSONWriter(reservingCapacity: 256)
         for index in slice.indices {
-            let entry = slice[index]
             var fields: [UInt8]?
-            if let encodedFields, let document = entry.document { fields = try encodedFields(index, document) }
-            forEachElement(of: entry, readTime: readTime, fields: fields, names: &names) { _, write in
+            if let encodedFields, case .existing(let document, _) = slice[index] { fields = try encodedFields(index, document) }
+            forEachElement(of: slice[index], readTime: readTime, fields: fields, names: &names) { _, write in
                 ElementEncoder.appendFramed(to: &run, scratch: &scratch, write)
             }
         }
