@@ -14,16 +14,19 @@ extension Array {
     public mutating func sort(byPath path: (Element) -> ResourcePath) {
         guard var order = pathOrder(path) else { return }
         // Position i takes the element at order[i]: each cycle of the permutation is followed once,
-        // by swaps, and its positions marked done (order[i] == i).
-        for start in order.indices where order[start] != start {
-            var position = start
-            while order[position] != start {
-                let next = order[position]
-                swapAt(position, next)
+        // by swaps, and its positions marked done (order[i] == i). Swapped in the buffer, which
+        // moves the elements (`Array`'s own `swapAt` copies them, retaining what each holds).
+        withUnsafeMutableBufferPointer { elements in
+            for start in order.indices where order[start] != start {
+                var position = start
+                while order[position] != start {
+                    let next = order[position]
+                    elements.swapAt(position, next)
+                    order[position] = position
+                    position = next
+                }
                 order[position] = position
-                position = next
             }
-            order[position] = position
         }
     }
 

@@ -35,8 +35,9 @@ struct QueryPlan {
     /// Every document in query order: by document key alone (a fast path for the common
     /// collection scan) when that is the only orderBy, else by ``compare(_:_:)``.
     ///
-    /// Sorted in place, each document moved rather than copied: a copy retains what the
-    /// document holds, a cache miss each for documents spread over a large store.
+    /// Sorted in place, each document moved rather than copied (in the array's buffer: `Array`'s
+    /// own swaps copy): a copy retains what the document holds, a cache miss each for documents
+    /// spread over a large store.
     func sorted(_ documents: consuming [Document]) -> [Document] {
         var documents = consume documents
         guard orderBy.count == 1, let order = orderBy.first, order.field.isDocumentKey else {
@@ -44,7 +45,7 @@ struct QueryPlan {
             return documents
         }
         documents.sort(byPath: \.path)
-        if order.direction != .ascending { documents.reverse() }
+        if order.direction != .ascending { documents.withUnsafeMutableBufferPointer { $0.reverse() } }
         return documents
     }
 

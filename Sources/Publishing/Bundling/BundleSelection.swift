@@ -90,13 +90,16 @@ struct BundleSelection: Sendable {
                 // The bundle's fields: policy was checked to keep every field the query reads, so
                 // the results are the same over the published documents.
                 // One array of the query's name, shared by its results, each moved out of the
-                // query's (popped from its end, then put back in order) rather than copied.
+                // query's (taken from its end into its place) rather than copied.
                 let queries = [named.name]
                 var documents = store.evaluate(named.query)
-                var results: [Selected] = []
-                results.reserveCapacity(documents.count)
-                while let document = documents.popLast() { results.append(Selected(document: document, queries: queries)) }
-                results.reverse()
+                let count = documents.count
+                var results = [Selected](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    for position in (0..<count).reversed() {
+                        (buffer.baseAddress! + position).initialize(to: Selected(document: documents.removeLast(), queries: queries))
+                    }
+                    initialized = count
+                }
                 results.sort(byPath: \.document.path)
                 return results
             })
