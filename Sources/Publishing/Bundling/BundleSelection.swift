@@ -24,6 +24,11 @@ struct BundleSelection: Sendable {
     struct Selected: Sendable {
         var document: Document
         var queries: [String]
+
+        /// The document and its queries, moved out.
+        consuming func parts() -> (document: Document, queries: [String]) {
+            (document, queries)
+        }
     }
 
     var id: String

@@ -133,18 +133,17 @@ public struct SiteBuilder: Sendable {
 
         progress(.planning)
         let selections = try BundleSelection.select(resolved.bundles, store: inputs.store)
+        // The plan takes the selected documents over: of the selections, the bundles need only
+        // their queries and field policies.
+        let bundleQueries = selections.map { (policy: $0.fieldPolicy, queries: $0.namedQueries) }
+        let policies = Dictionary(uniqueKeysWithValues: selections.map { ($0.id, $0.fieldPolicy) })
         var plan = try ShipmentPlanner(
             previous: previous.history, snapshotTime: inputs.snapshotTime, leavers: config.leavers,
             floorWithoutHistory: previous.floor(snapshotTime: inputs.snapshotTime)
-        ).plan(selections, inputs: inputs)
-        let exposure = try ExposureScan.findings(
-            in: plan, policies: Dictionary(uniqueKeysWithValues: selections.map { ($0.id, $0.fieldPolicy) }), inputs: inputs)
+        ).plan(consume selections, inputs: inputs)
+        let exposure = try ExposureScan.findings(in: plan, policies: policies, inputs: inputs)
         if config.exposure.mode == .fail, !exposure.isEmpty { throw .exposure(exposure) }
         warnings += exposure.map(\.description)
-        // The plan holds what each bundle carries: of the selections, the bundles need only their
-        // queries and field policies, and the documents selected go on another core meanwhile.
-        let bundleQueries = selections.map { (policy: $0.fieldPolicy, queries: $0.namedQueries) }
-        BackgroundRelease.release(consume selections)
 
         let scratch: String
         do throws(PublishError) {

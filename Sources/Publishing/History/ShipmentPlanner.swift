@@ -30,8 +30,8 @@ struct ShipmentPlanner {
     var floorWithoutHistory: Timestamp
 
     /// The plan for `selections` of `inputs`; the documents of its entries are as the store
-    /// holds them, with the times they ship with.
-    func plan(_ selections: [BundleSelection], inputs: LoadedInputs) throws(BuildError) -> ShipmentPlan {
+    /// holds them, with the times they ship with. The selections' documents are moved into it.
+    func plan(_ selections: consuming [BundleSelection], inputs: LoadedInputs) throws(BuildError) -> ShipmentPlan {
         do throws(PublishError) {
             return try planning(selections, inputs: inputs)
         } catch {
@@ -39,28 +39,38 @@ struct ShipmentPlanner {
         }
     }
 
-    private func planning(_ selections: [BundleSelection], inputs: LoadedInputs) throws(PublishError) -> ShipmentPlan {
+    private func planning(_ selections: consuming [BundleSelection], inputs: LoadedInputs) throws(PublishError) -> ShipmentPlan {
         let cutoff = snapshotTime.advanced(bySeconds: -leavers.keep)
         let candidate = max(snapshotTime, previous.map(\.siteTime.nextMicrosecond) ?? floorWithoutHistory)
         var versions = VersionAssignment(newest: previous?.newestVersions() ?? [:], bump: candidate)
         let prepared = try versions.prepare(selections, inputs: inputs)
 
         var drafts: [Draft] = []
-        for (selection, prepared) in zip(selections, prepared) {
-            var entries: [ShipmentPlan.Entry] = []
-            entries.reserveCapacity(selection.documents.count)
-            for (selected, found) in zip(selection.documents, prepared) {
-                let shipped = versions.shipped(selected.document, fingerprint: found.fingerprint)
-                entries.append(.existing(shipped, queries: selected.queries, slot: found.slot, fingerprint: found.fingerprint))
+        for index in selections.indices {
+            let published = previous?.bundles[selections[index].id]
+            let unselected = published.map(selections[index].unselected(in:)) ?? []
+            // The selected documents are moved out of the selection into the entries, each
+            // taken from the end into its place: a copy retains what the document holds and
+            // the array of its queries, which all the results of a query share.
+            var selected = selections[index].documents
+            selections[index].documents = []
+            let count = selected.count
+            let entries = [ShipmentPlan.Entry](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for position in (0..<count).reversed() {
+                    let (document, queries) = selected.removeLast().parts()
+                    let found = prepared[index][position]
+                    let shipped = versions.shipped(document, fingerprint: found.fingerprint)
+                    (buffer.baseAddress! + position).initialize(to: .existing(shipped, queries: queries, slot: found.slot, fingerprint: found.fingerprint))
+                }
+                initialized = count
             }
-            var draft = Draft(selection: selection, entries: entries)
+            var draft = Draft(selection: selections[index], entries: entries)
             var others: [ShipmentPlan.Entry] = []
-            let published = previous?.bundles[selection.id]
-            for path in published.map(selection.unselected(in:)) ?? [] {
+            for path in unselected {
                 let earlier = published!.versions(of: path, since: cutoff)
                 if let document = inputs.store.document(at: path) {
                     let slot = try inputs.slot(of: document)
-                    let fingerprint = try versions.fingerprint(of: document, at: slot, policy: selection.fieldPolicy, inputs: inputs)
+                    let fingerprint = try versions.fingerprint(of: document, at: slot, policy: draft.selection.fieldPolicy, inputs: inputs)
                     let current = versions.shipped(document, fingerprint: fingerprint)
                     guard earlier.contains(where: { $0.differs(from: current.updateTime) }) else { continue }
                     others.append(.existing(current, queries: [], slot: slot, fingerprint: fingerprint))
@@ -82,16 +92,30 @@ struct ShipmentPlanner {
             drafts[index].entries = []
             var digest = ContentDigest()
             for query in draft.selection.namedQueries { digest.addNamedQuery(name: query.name, bundledQuery: query.bundledQuery) }
+            // The entries' lists are written on every core, and hashed in order.
+            let entries = draft.entries
+            for lists in parallelMap(runsOf: 4_096, count: entries.count, threads: Processors.online, { run in
+                var lists = ContentDigest.Lists()
+                for position in run {
+                    switch entries[position] {
+                    case .existing(let document, let queries, _, let fingerprint):
+                        lists.appendExisting(document.path, updateTime: document.updateTime!, fingerprint: fingerprint, queries: queries)
+                    case .missing(let path, let readTime):
+                        lists.appendMissing(path, readTime: readTime)
+                    }
+                }
+                return lists
+            }) {
+                digest.add(lists)
+            }
             var current: [ShippedDocuments.Element] = []
-            current.reserveCapacity(draft.entries.count)
-            for entry in draft.entries {
-                let path = entry.path
-                switch entry {
-                case .existing(let document, let queries, _, let fingerprint):
-                    digest.addExisting(path, updateTime: document.updateTime!, fingerprint: fingerprint, queries: queries)
-                    current.append((path, .existing(updateTime: document.updateTime!, fingerprint: fingerprint)))
-                case .missing(_, let readTime):
-                    digest.addMissing(path, readTime: readTime)
+            current.reserveCapacity(entries.count)
+            // Each entry read in place (a copy would retain all it holds).
+            for position in entries.indices {
+                switch entries[position] {
+                case .existing(let document, _, _, let fingerprint):
+                    current.append((document.path, .existing(updateTime: document.updateTime!, fingerprint: fingerprint)))
+                case .missing(let path, let readTime):
                     current.append((path, .missing(readTime: readTime)))
                 }
             }
@@ -198,9 +222,10 @@ private struct VersionAssignment {
             let (documents, policy) = (selection.documents, selection.fieldPolicy)
             let runs = parallelMap(runsOf: 2_048, count: documents.count, threads: Processors.online) { run in
                 Result { () throws(PublishError) in
-                    try documents[run].map { selected throws(PublishError) in
-                        let slot = try inputs.slot(of: selected.document)
-                        return (slot, try inputs.fingerprint(of: selected.document, at: slot, as: policy))
+                    // By index: each document read where the selection holds it.
+                    try run.map { index throws(PublishError) in
+                        let slot = try inputs.slot(of: documents[index].document)
+                        return (slot, try inputs.fingerprint(of: documents[index].document, at: slot, as: policy))
                     }
                 }
             }
@@ -210,12 +235,13 @@ private struct VersionAssignment {
             all.append(prepared)
         }
         guard selections.contains(where: { !$0.fieldPolicy.isEmpty }) else { return all }
-        for (index, selection) in selections.enumerated() {
-            for (position, selected) in selection.documents.enumerated() {
-                if let first = fingerprints[selected.document.path] {
+        for index in selections.indices {
+            for position in selections[index].documents.indices {
+                let path = selections[index].documents[position].document.path
+                if let first = fingerprints[path] {
                     all[index][position].fingerprint = first
                 } else {
-                    fingerprints[selected.document.path] = all[index][position].fingerprint
+                    fingerprints[path] = all[index][position].fingerprint
                 }
             }
         }
@@ -236,9 +262,9 @@ private struct VersionAssignment {
     func newestShipped(_ path: ResourcePath) -> Timestamp? { newest[path]?.updateTime }
 
     /// `document` with the `updateTime` it ships with, given the fingerprint it ships with.
-    func shipped(_ document: Document, fingerprint: DocumentFingerprint) -> Document {
+    func shipped(_ document: consuming Document, fingerprint: DocumentFingerprint) -> Document {
         guard let known = newest[document.path], let own = document.updateTime else { return document }
-        var shipped = document
+        var shipped = consume document
         if known.fingerprint == fingerprint {
             shipped.updateTime = known.updateTime
         } else if own > known.updateTime || (own == known.updateTime && known.fingerprint == nil) {
