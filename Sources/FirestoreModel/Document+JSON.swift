@@ -101,8 +101,12 @@ extension ResourceName {
 extension JSONWriter {
     /// Appends `name` as ``string(_:)`` writes its ``ResourceName/description``, from its parts.
     public mutating func string(_ name: ResourceName) {
-        byte(UInt8(ascii: "\""))
-        escaped(name.database.documentsRoot)
+        // The database's documents root from its parts too (a reference in a document writes one).
+        raw("\"projects/")
+        escaped(name.database.project)
+        raw("/databases/")
+        escaped(name.database.database)
+        raw("/documents")
         if !name.path.isEmpty {
             byte(UInt8(ascii: "/"))
             escaped(name.path)

@@ -190,7 +190,7 @@ extension Value {
             writer.byte(UInt8(ascii: "}"))
         case .reference(let name):
             writer.raw("{\"referenceValue\":")
-            writer.string(name.description)
+            writer.string(name)
             writer.byte(UInt8(ascii: "}"))
         case .geoPoint(let g):
             writer.raw("{\"geoPointValue\":{\"latitude\":")
