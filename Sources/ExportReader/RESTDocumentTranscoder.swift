@@ -258,12 +258,30 @@ private struct Scan {
                 writer.raw("]}}")
             }
             guard closeWrapper(hasValues) else { return false }
+        case "bytesValue" where copyCanonicalBytes(into: &writer):
+            break
         default:
             guard let scalar = scalar(kind) else { return false }
             scalar.encode(into: &writer)
         }
         skipSpace()
         return consume(UInt8(ascii: "}"))
+    }
+
+    /// A `bytesValue`'s string copied as it is when it is base64 as the encoder writes it
+    /// (``FirestoreModel/Base64/isCanonical(_:)``), which decoding and encoding would give back;
+    /// false (not moved) for any other form, which is decoded.
+    private mutating func copyCanonicalBytes(into writer: inout JSONWriter) -> Bool {
+        let start = index
+        guard let end = plainStringEnd() else { return false }
+        guard Base64.isCanonical(json[(start + 1)..<(end - 1)]) else {
+            index = start
+            return false
+        }
+        writer.raw("{\"bytesValue\":")
+        writer.raw(bytes: UnsafeBufferPointer(rebasing: json[start..<end]))
+        writer.byte(UInt8(ascii: "}"))
+        return true
     }
 
     /// The value of a value object whose type key is `kind`, other than a string, map or array;

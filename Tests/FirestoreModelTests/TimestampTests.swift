@@ -46,6 +46,17 @@ import Testing
         #expect(Base64.decode("AA=A") == nil)
         #expect(Base64.decode("A*==") == nil)
     }
+
+    /// Canonical is what encoding writes: decoding and encoding again gives the text back.
+    @Test func canonicalIsWhatEncodingWrites() {
+        let canonical = ["", "AA==", "AAA=", "aGk+/w==", "iVBORw==", "AAECAwQF"]
+        let other = ["AB==", "AAB=", "aGk+/x==", "aGk-_w==", "aGk+/w", "A", "AA=A", "A===", "====", "AA==AA==", "A*==", "aGk+/w=\n"]
+        for text in canonical { #expect(Base64.isCanonical(Array(text.utf8)), "\(text)") }
+        for text in other { #expect(!Base64.isCanonical(Array(text.utf8)), "\(text)") }
+        for text in canonical + other {
+            #expect(Base64.isCanonical(Array(text.utf8)) == (Base64.decode(text).map(Base64.encode) == text), "\(text)")
+        }
+    }
 }
 
 @Suite struct PathTests {
