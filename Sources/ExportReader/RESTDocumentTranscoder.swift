@@ -274,7 +274,7 @@ private struct Scan {
     private mutating func copyCanonicalBytes(into writer: inout JSONWriter) -> Bool {
         let start = index
         guard let end = plainStringEnd() else { return false }
-        guard Base64.isCanonical(json[(start + 1)..<(end - 1)]) else {
+        guard Base64.isCanonical(UnsafeBufferPointer(rebasing: json[(start + 1)..<(end - 1)])) else {
             index = start
             return false
         }

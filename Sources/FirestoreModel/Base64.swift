@@ -30,7 +30,7 @@ public enum Base64 {
     /// True when `text` is base64 exactly as ``encode(_:)`` writes it: the standard alphabet,
     /// padded to a multiple of four, and no bits set after the last byte's (so decoding and
     /// encoding it again gives `text` back).
-    public static func isCanonical(_ text: some Collection<UInt8>) -> Bool {
+    public static func isCanonical(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         guard text.count % 4 == 0 else { return false }
         var padding = 0
         var last: UInt8 = 0

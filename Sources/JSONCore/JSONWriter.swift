@@ -156,21 +156,42 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// Appends a JSON integer literal.
+    /// Appends a JSON integer literal (of at most 64 bits).
     public mutating func integer<I: FixedWidthInteger>(_ value: I) {
-        if value == 0 {
+        guard let magnitude = UInt64(exactly: value.magnitude) else { preconditionFailure("\(value) has more than 64 bits") }
+        integer(magnitude: magnitude, negative: value < 0)
+    }
+
+    // `Int` and `Int64` without generics: a generic function called from another module runs
+    // unspecialised, through witness tables, and a bundle writes an integer per element.
+
+    /// Appends a JSON integer literal.
+    public mutating func integer(_ value: Int) {
+        integer(magnitude: UInt64(value.magnitude), negative: value < 0)
+    }
+
+    /// Appends a JSON integer literal.
+    public mutating func integer(_ value: Int64) {
+        integer(magnitude: value.magnitude, negative: value < 0)
+    }
+
+    private mutating func integer(magnitude: UInt64, negative: Bool) {
+        if magnitude == 0 {
             bytes.append(UInt8(ascii: "0"))
             return
         }
-        var magnitude = value.magnitude
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        if negative { bytes.append(UInt8(ascii: "-")) }
         // The digits, last first, then turned around in place: no buffer of their own.
         let start = bytes.count
-        while magnitude > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
-            magnitude /= 10
+        var rest = magnitude
+        while rest > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
+            rest /= 10
         }
-        bytes[start...].reverse()
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var digits = UnsafeMutableBufferPointer(rebasing: buffer[start...])
+            digits.reverse()
+        }
     }
 
     /// Appends a finite double as the shortest literal that round-trips, always containing a

@@ -43,5 +43,8 @@ import Testing
         #expect(written { $0.integer(Int64.max) } == "9223372036854775807")
         #expect(written { $0.integer(0) } == "0")
         #expect(written { $0.integer(UInt64.max) } == "18446744073709551615")
+        #expect(written { $0.integer(Int32.min) } == "-2147483648")
+        #expect(written { $0.integer(-12_340) } == "-12340")
+        #expect(written { $0.integer(Int.max) } == "9223372036854775807")
     }
 }
