@@ -10,6 +10,16 @@ public struct DatabaseID: Sendable, Hashable, CustomStringConvertible {
         self.database = database
     }
 
+    /// The database whose project and database are the UTF-8 `project` and `database`, with
+    /// `known`'s Strings for those that are the same bytes as its own (no new Strings then).
+    init(project: UnsafeBufferPointer<UInt8>, database: UnsafeBufferPointer<UInt8>, reusing known: DatabaseID?) {
+        func string(_ bytes: UnsafeBufferPointer<UInt8>, reusing known: String?) -> String {
+            if var known, known.withUTF8({ UTF8Order.compare(bytes: $0, bytes) == .equal }) { return known }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        self.init(project: string(project, reusing: known?.project), database: string(database, reusing: known?.database))
+    }
+
     /// `projects/{project}/databases/{database}`.
     public var resourceName: String { "projects/\(project)/databases/\(database)" }
 

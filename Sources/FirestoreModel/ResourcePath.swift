@@ -24,17 +24,15 @@ public struct ResourcePath: Sendable, Hashable, CustomStringConvertible {
             self.init(segments: [])
             return
         }
-        let parts = Self.splitSegments(path)
-        if parts.contains(where: \.isEmpty) {
+        // `withUTF8` reads a native String in place (a bridged one it first copies).
+        var text = path
+        guard let segments = text.withUTF8({ bytes in
+            var parts = SlashSeparatedParts(bytes)
+            return parts.segments()
+        }) else {
             throw PathError("\"\(path)\" has an empty path segment (a leading, trailing or doubled '/')")
         }
-        self.init(segments: parts)
-    }
-
-    /// `text` split at every `/`, empty parts kept. Splits UTF-8 bytes rather than
-    /// `Character`s (several times faster; `/` is ASCII, so every part is valid UTF-8).
-    static func splitSegments(_ text: String) -> [String] {
-        text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
+        self.init(segments: segments)
     }
 
     public var isEmpty: Bool { segments.isEmpty }
@@ -159,17 +157,27 @@ public struct ResourceName: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `projects/{p}/databases/{d}/documents[/path…]`.
     public init(parsing name: String) throws(PathError) {
-        let parts = ResourcePath.splitSegments(name)
-        guard parts.count >= 5, parts[0] == "projects", parts[2] == "databases", parts[4] == "documents",
-              !parts[1].isEmpty, !parts[3].isEmpty
-        else {
-            throw PathError("\"\(name)\" is not a resource name of the form projects/{project}/databases/{database}/documents/…")
+        try self.init(parsing: name, reusing: nil)
+    }
+
+    /// Parses `projects/{p}/databases/{d}/documents[/path…]`, with `known`'s Strings for a
+    /// project or database that is `known`'s: most names in an export are in the same database.
+    init(parsing name: String, reusing known: DatabaseID?) throws(PathError) {
+        var text = name
+        let parsed: Result<ResourceName, PathError> = text.withUTF8 { bytes in
+            // The words as bytes are the words as Strings: no other Character is canonically
+            // equivalent to one of their letters (only `K`, `;` and `` ` `` have others).
+            var parts = SlashSeparatedParts(bytes)
+            guard parts.next(is: "projects"), let project = parts.nextNonEmpty(), parts.next(is: "databases"),
+                  let database = parts.nextNonEmpty(), parts.next(is: "documents")
+            else {
+                return .failure(PathError("\"\(name)\" is not a resource name of the form projects/{project}/databases/{database}/documents/…"))
+            }
+            guard let segments = parts.segments() else { return .failure(PathError("\"\(name)\" has an empty path segment")) }
+            let id = DatabaseID(project: project, database: database, reusing: known)
+            return .success(ResourceName(database: id, path: ResourcePath(segments: segments)))
         }
-        let rest = parts.dropFirst(5)
-        if rest.contains(where: \.isEmpty) {
-            throw PathError("\"\(name)\" has an empty path segment")
-        }
-        self.init(database: DatabaseID(project: parts[1], database: parts[3]), path: ResourcePath(segments: Array(rest)))
+        self = try parsed.get()
     }
 
     /// True when `name` starts with `projects/` (a full name rather than a relative path).
@@ -181,7 +189,7 @@ public struct ResourceName: Sendable, Hashable, CustomStringConvertible {
     /// (`users/lurie`). A collection's name is an error.
     public init(documentName text: String, relativeTo database: DatabaseID) throws(PathError) {
         self = Self.looksQualified(text)
-            ? try ResourceName(parsing: text)
+            ? try ResourceName(parsing: text, reusing: database)
             : ResourceName(database: database, path: try ResourcePath(parsing: text))
         guard path.isDocument else {
             throw PathError("\"\(text)\" does not name a document (it needs an even number of path segments)")
