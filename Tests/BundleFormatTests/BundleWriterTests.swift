@@ -75,7 +75,7 @@ import Testing
 
     /// Documents given one array of queries (the results of one query share it) are checked and
     /// sorted once and carry the same names; an equal array of other storage is checked again,
-    /// and a different one after it too.
+    /// and a different one after it too; arrays that take turns keep their own names.
     @Test func aSharedArrayOfQueriesIsCheckedOnce() throws {
         var writer = try BundleWriter(id: "cities", snapshotTime: WriterFixtures.snapshot, database: WriterFixtures.database)
         try writer.addNamedQuery(name: "big-cities", bundledQuery: WriterFixtures.bigCitiesQuery)
@@ -89,8 +89,10 @@ import Testing
         #expect(throws: BundleWriterError.duplicateQueryName(try ResourcePath(parsing: "cities/e"), query: "last-city")) {
             try writer.addDocument(WriterFixtures.document("cities/e", []), queries: shared + ["last-city"])
         }
+        let other = ["big-cities"]
+        for id in ["f", "g", "h", "i"] { try writer.addDocument(WriterFixtures.document("cities/\(id)", []), queries: id == "g" ? other : shared) }
         let contents = try BundleReader.read(writer.encode().joined(), database: WriterFixtures.database)
-        #expect(contents.documents.map(\.metadata.queries) == Array(repeating: ["big-cities", "last-city"], count: 4))
+        #expect(contents.documents.map(\.metadata.queries) == Array(repeating: ["big-cities", "last-city"], count: 5) + [["big-cities"]] + Array(repeating: ["big-cities", "last-city"], count: 2))
     }
 
     @Test func roundTripsThroughTheStrictReader() throws {

@@ -62,9 +62,12 @@ public struct BundleWriter: Sendable {
     /// documents root, what `JSONWriter.string(_:)` writes of a `ResourceName` before its path,
     /// found once rather than for each document.
     private let namePrefix: [UInt8]
-    /// The queries of the document added last, as given and as checked and sorted: the results
-    /// of one query share one array of its name, checked and sorted once (and held once).
-    private var lastQueries: (given: [String], sorted: [String])?
+    /// The arrays of queries of the documents added last, as given and as checked and sorted:
+    /// the results of one query share one array of its name, checked and sorted once (and held
+    /// once). A few are kept, as a bundle's documents in key order take turns between queries
+    /// (a story, its comments, the next story).
+    private var recentQueries: [(given: [String], sorted: [String])] = []
+    private static let recentQueriesKept = 4
 
     /// Starts a bundle.
     /// - Parameters:
@@ -119,15 +122,16 @@ public struct BundleWriter: Sendable {
             throw .documentTimesOutOfOrder(path, createTime: createTime, updateTime: updateTime, snapshotTime: snapshotTime)
         }
         let sorted: [String]
-        if let last = lastQueries, Self.sameArray(last.given, queries) {
-            sorted = last.sorted
+        if let recent = recentQueries.first(where: { Self.sameArray($0.given, queries) }) {
+            sorted = recent.sorted
         } else {
             sorted = queries.sorted { UTF8Order.compare($0, $1) == .less }
             for (index, query) in sorted.enumerated() {
                 guard queryNames.contains(Array(query.utf8)) else { throw .unknownQueryName(path, query: query) }
                 if index > 0, UTF8Order.equal(sorted[index - 1], query) { throw .duplicateQueryName(path, query: query) }
             }
-            lastQueries = (queries, sorted)
+            if recentQueries.count == Self.recentQueriesKept { recentQueries.removeFirst() }
+            recentQueries.append((queries, sorted))
         }
         if let foreign = document.fields.firstReference(outside: database) {
             throw .foreignReference(path, reference: foreign)
