@@ -203,6 +203,8 @@ public struct SiteBuilder: Sendable {
             }
             progress(.checkpoint(.published))
         }
+        // The state is written: another core frees it (a hundred thousand documents' versions).
+        BackgroundRelease.release(consume history)
         let retention = RetentionSweep(outputDirectory: outputDirectory, policy: config.retention).run(
             manifest: manifestData, referenced: Set(files.map(\.name)), planned: dryRun ? outcome.written : [], dryRun: dryRun, now: Date())
         warnings += retention.warnings

@@ -54,6 +54,9 @@ struct ShippedDocuments: Sendable, Equatable, Sequence, ExpressibleByDictionaryL
 
     var count: Int { documents.count }
 
+    /// The documents in key order, by position.
+    var elements: [Element] { documents }
+
     /// The documents in key order.
     func makeIterator() -> IndexingIterator<[Element]> { documents.makeIterator() }
 

@@ -1,5 +1,6 @@
 import FirestoreModel
 import JSONCore
+import ParallelWork
 
 /// The state file's JSON: compact, keys and documents sorted, one form per version.
 ///
@@ -36,18 +37,27 @@ extension SiteHistory {
         writer.raw(",\"content_sha256\":")
         writer.string(history.contentDigest)
         writer.raw(",\"current\":{")
-        for (index, (path, version)) in history.current.enumerated() {
-            if index > 0 { writer.byte(UInt8(ascii: ",")) }
-            string(path, into: &writer)
-            switch version {
-            case .existing(let updateTime, let fingerprint):
-                writer.raw(":[")
-                writer.string(updateTime.rfc3339)
-                writer.byte(UInt8(ascii: ","))
-                writer.string(fingerprint.description)
-                writer.byte(UInt8(ascii: "]"))
-            case .missing(let readTime): strings(["missing", readTime.rfc3339], into: &writer, after: ":")
+        // Written in runs on every core (a bundle carries a hundred thousand documents), then
+        // joined in order.
+        let current = history.current.elements
+        for run in parallelMap(runsOf: 8_192, count: current.count, threads: Processors.online, { run in
+            var writer = JSONWriter(reservingCapacity: run.count * 96)
+            for index in run {
+                if index > 0 { writer.byte(UInt8(ascii: ",")) }
+                string(current[index].path, into: &writer)
+                switch current[index].version {
+                case .existing(let updateTime, let fingerprint):
+                    writer.raw(":[")
+                    writer.string(updateTime.rfc3339)
+                    writer.byte(UInt8(ascii: ","))
+                    writer.string(fingerprint.description)
+                    writer.byte(UInt8(ascii: "]"))
+                case .missing(let readTime): strings(["missing", readTime.rfc3339], into: &writer, after: ":")
+                }
             }
+            return writer.bytes
+        }) {
+            writer.raw(bytes: run)
         }
         writer.raw("},\"earlier\":{")
         for (index, (path, versions)) in history.earlier.sorted(byPath: \.key).enumerated() {
