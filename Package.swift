@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "FirestoreModel", dependencies: ["JSONCore"]),
         .target(name: "ParallelWork"),
         .target(name: "ExportReader", dependencies: ["FirestoreModel", "JSONCore", "ParallelWork"]),
-        .target(name: "QueryEngine", dependencies: ["FirestoreModel", "JSONCore"]),
+        .target(name: "QueryEngine", dependencies: ["FirestoreModel", "JSONCore", "ParallelWork"]),
         .target(name: "BundleFormat", dependencies: ["FirestoreModel", "JSONCore", "CZlib", "CLibdeflate", "ParallelWork"]),
         .target(name: "SitePolicy"),
         // pipeline.yml: the config language (YAML → PipelineConfig, the query language, fan-out,

@@ -1,27 +1,68 @@
 import FirestoreModel
+import ParallelWork
 
 /// The documents of one database, indexed so a query reads only the collections it can match,
 /// and evaluated exactly as the client SDKs evaluate a named query against their cache.
+///
+/// The collections are held in shards by their paths, which a store of many documents fills,
+/// and a query over many collections scans, each on a thread of its own.
 public struct DocumentStore: Sendable {
     /// The database every stored document belongs to.
     public let database: DatabaseID
-    /// Documents by the path of their collection, each collection in insertion order.
-    private var collections: [ResourcePath: StoredCollection] = [:]
-    /// Collection paths by collection ID (UTF-8 bytes), for collection-group queries.
-    private var collectionPathsByID: [[UInt8]: [ResourcePath]] = [:]
+    /// The collections, each in the shard ``shard(of:among:)`` names.
+    private var shards: [Shard]
 
     public init(database: DatabaseID) {
         self.database = database
+        shards = [Shard()]
+    }
+
+    /// A store of `count` documents, `document(index)` each in index order (a document whose
+    /// path came before replaces the earlier one), filled on up to `threads` threads: each fills
+    /// the shard of the collections whose paths fall to it.
+    public init(database: DatabaseID, count: Int, threads: Int, document: @Sendable (Int) -> Document) {
+        self.database = database
+        let shardCount = max(1, min(threads, Self.maximumShards))
+        shards = parallelMap(count: shardCount, threads: shardCount) { shardIndex in
+            var shard = Shard()
+            for index in 0..<count {
+                let document = document(index)
+                if Self.shard(of: document.path.segments.dropLast(), among: shardCount) == shardIndex { shard.insert(document) }
+            }
+            return shard
+        }
+    }
+
+    private static let maximumShards = 16
+
+    /// The shard, among `count`, of the collection whose path has `segments`: FNV-1a over their
+    /// UTF-8 bytes, so that the same documents always fall into the same shards (Swift's
+    /// `Hasher` is seeded anew in every process) and come out of them in the same order.
+    private static func shard(of segments: ArraySlice<String>, among count: Int) -> Int {
+        guard count > 1 else { return 0 }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for segment in segments {
+            for byte in segment.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            hash = (hash ^ UInt64(UInt8(ascii: "/"))) &* 0x100_0000_01B3
+        }
+        return Int(hash % UInt64(count))
+    }
+
+    /// The shard holding the collection at `path`.
+    private func shard(ofCollection path: ResourcePath) -> Shard {
+        shards[Self.shard(of: path.segments[...], among: shards.count)]
     }
 
     /// The number of stored documents.
     public var count: Int {
-        collections.values.reduce(0) { $0 + $1.documents.count }
+        shards.reduce(0) { $0 + $1.collections.values.reduce(0) { $0 + $1.documents.count } }
     }
 
     /// The stored document at `path`, if any.
     public func document(at path: ResourcePath) -> Document? {
-        guard path.isDocument, let collection = collections[path.parent], let position = collection.position(of: path.lastSegment!) else {
+        guard path.isDocument, let collection = shard(ofCollection: path.parent).collections[path.parent],
+              let position = collection.position(of: path.lastSegment!)
+        else {
             return nil
         }
         return collection.documents[position]
@@ -29,26 +70,17 @@ public struct DocumentStore: Sendable {
 
     /// True when some document is stored directly in the collection at `path`.
     public func hasCollection(_ path: ResourcePath) -> Bool {
-        collections[path] != nil
+        shard(ofCollection: path).collections[path] != nil
     }
 
     /// The IDs of every collection holding documents (for suggestions in messages).
     public var collectionIDs: Set<String> {
-        Set(collections.keys.compactMap(\.lastSegment))
+        Set(shards.flatMap { $0.collections.keys.compactMap(\.lastSegment) })
     }
 
     /// Stores `document`, replacing a stored document with the same path.
     public mutating func insert(_ document: Document) {
-        let collectionPath = document.path.parent
-        // One look-up of the collection (a path hashes segment by segment), changed in place.
-        if let index = collections.index(forKey: collectionPath) {
-            collections.values[index].insert(document)
-            return
-        }
-        collectionPathsByID[Array(document.collectionID.utf8), default: []].append(collectionPath)
-        var collection = StoredCollection()
-        collection.insert(document)
-        collections[collectionPath] = collection
+        shards[Self.shard(of: document.path.segments.dropLast(), among: shards.count)].insert(document)
     }
 
     /// The documents `query` returns, in query order, exactly as a client returns them after
@@ -58,15 +90,28 @@ public struct DocumentStore: Sendable {
     /// as clients ignore them.
     ///
     /// With a limit of n only the best n matches are kept while scanning (a bounded heap), so
-    /// the cost is O(m log n) for m candidates instead of a full sort.
+    /// the cost is O(m log n) for m candidates instead of a full sort. Without one, a collection
+    /// group's matches are found and ordered in each shard on a thread of its own, then merged.
     public func evaluate(_ query: Query) -> [Document] {
         let plan = QueryPlan(query, database: database)
         guard let limit = query.limit else {
-            var matches: [Document] = []
-            forEachCandidate(of: query) { document in
-                if plan.matchesContent(document) { matches.append(document) }
+            guard query.allDescendants, shards.count > 1 else {
+                var matches: [Document] = []
+                forEachCandidate(of: query) { document in
+                    if plan.matchesContent(document) { matches.append(document) }
+                }
+                return plan.sorted(matches)
             }
-            return plan.sorted(matches)
+            let shards = shards
+            var ordered = parallelMap(count: shards.count, threads: shards.count) { index in
+                var matches: [Document] = []
+                shards[index].forEachInGroup(of: query) { document in
+                    if plan.matchesContent(document) { matches.append(document) }
+                }
+                return plan.sorted(matches)
+            }
+            if let parent = groupParent(of: query), plan.matchesContent(parent) { ordered.append([parent]) }
+            return ordered.dropFirst().reduce(ordered[0]) { plan.merging($0, $1) }
         }
         var best = TopN<Document>(capacity: Int(limit), isBetter: plan.keepsBefore)
         forEachCandidate(of: query) { document in
@@ -80,16 +125,46 @@ public struct DocumentStore: Sendable {
     /// collections.
     private func forEachCandidate(of query: Query, _ body: (Document) -> Void) {
         if query.allDescendants {
-            for path in collectionPathsByID[Array(query.collectionID.utf8)] ?? [] where query.parent.isPrefix(of: path) {
-                collections[path]?.documents.forEach(body)
-            }
-            // The SDK scopes a group with `isPrefixOf`, true for the parent path itself: a parent
-            // document in the group is in scope (JS `queryMatchesPathAndCollectionGroup`).
-            if query.matchesPath(query.parent), let parent = document(at: query.parent) {
-                body(parent)
-            }
+            for shard in shards { shard.forEachInGroup(of: query, body) }
+            if let parent = groupParent(of: query) { body(parent) }
         } else {
-            collections[query.collectionPath]?.documents.forEach(body)
+            shard(ofCollection: query.collectionPath).collections[query.collectionPath]?.documents.forEach(body)
+        }
+    }
+
+    /// The document a collection-group query's parent path names, when it is in the group: the
+    /// SDK scopes a group with `isPrefixOf`, true for the parent path itself (JS
+    /// `queryMatchesPathAndCollectionGroup`).
+    private func groupParent(of query: Query) -> Document? {
+        query.matchesPath(query.parent) ? document(at: query.parent) : nil
+    }
+}
+
+/// Some of a store's collections, with the paths of those collections by collection ID.
+private struct Shard: Sendable {
+    /// Documents by the path of their collection, each collection in insertion order.
+    var collections: [ResourcePath: StoredCollection] = [:]
+    /// Collection paths by collection ID (UTF-8 bytes), for collection-group queries.
+    private var collectionPathsByID: [[UInt8]: [ResourcePath]] = [:]
+
+    mutating func insert(_ document: Document) {
+        let collectionPath = document.path.parent
+        // One look-up of the collection (a path hashes segment by segment), changed in place.
+        if let index = collections.index(forKey: collectionPath) {
+            collections.values[index].insert(document)
+            return
+        }
+        collectionPathsByID[Array(document.collectionID.utf8), default: []].append(collectionPath)
+        var collection = StoredCollection()
+        collection.insert(document)
+        collections[collectionPath] = collection
+    }
+
+    /// Calls `body` with every document of the shard's collections in the group `query` reads
+    /// (below its parent, with its collection ID).
+    func forEachInGroup(of query: Query, _ body: (Document) -> Void) {
+        for path in collectionPathsByID[Array(query.collectionID.utf8)] ?? [] where query.parent.isPrefix(of: path) {
+            collections[path]?.documents.forEach(body)
         }
     }
 }

@@ -1,7 +1,7 @@
 import FirestoreModel
 
 /// A query with its normalized orderBys computed once, ready to test and order many documents.
-struct QueryPlan {
+struct QueryPlan: Sendable {
     let query: Query
     let orderBy: [OrderBy]
     /// The database the documents belong to (for `__name__` as a reference value).
@@ -47,6 +47,26 @@ struct QueryPlan {
         documents.sort(byPath: \.path)
         if order.direction != .ascending { documents.withUnsafeMutableBufferPointer { $0.reverse() } }
         return documents
+    }
+
+    /// `earlier` and `later`, each in query order, as one array in query order; of documents
+    /// that order alike, `earlier`'s come first.
+    func merging(_ earlier: [Document], _ later: [Document]) -> [Document] {
+        var merged: [Document] = []
+        merged.reserveCapacity(earlier.count + later.count)
+        var (left, right) = (0, 0)
+        while left < earlier.count, right < later.count {
+            if compare(later[right], earlier[left]) == .less {
+                merged.append(later[right])
+                right += 1
+            } else {
+                merged.append(earlier[left])
+                left += 1
+            }
+        }
+        merged += earlier[left...]
+        merged += later[right...]
+        return merged
     }
 
     /// Whether `lhs` is kept before `rhs` when the limit leaves one of them out: it comes first

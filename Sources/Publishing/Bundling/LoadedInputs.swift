@@ -73,12 +73,12 @@ struct LoadedInputs: Sendable {
             // `finish` gives the documents set aside only.
             return (slots: slots, archived: entries.map { $0.archived! })
         }
-        store = DocumentStore(database: config.database)
-        for entry in entries {
-            var document = entry.document
+        let snapshotTime = snapshotTime
+        store = DocumentStore(database: config.database, count: entries.count, threads: Processors.online) { index in
+            var document = entries[index].document
             document.updateTime = document.updateTime ?? snapshotTime
             document.createTime = document.createTime ?? document.updateTime
-            store.insert(document)
+            return document
         }
         self.archive = archive
         (slots, archived) = indexing.results()[0]
