@@ -111,7 +111,9 @@ public struct DocumentStore: Sendable {
                 return plan.sorted(matches)
             }
             if let parent = groupParent(of: query), plan.matchesContent(parent) { ordered.append([parent]) }
-            return ordered.dropFirst().reduce(ordered[0]) { plan.merging($0, $1) }
+            var merged = ordered.removeFirst()
+            while !ordered.isEmpty { merged = plan.merging(consume merged, ordered.removeFirst()) }
+            return merged
         }
         var best = TopN<Document>(capacity: Int(limit), isBetter: plan.keepsBefore)
         forEachCandidate(of: query) { document in

@@ -50,23 +50,19 @@ struct QueryPlan: Sendable {
     }
 
     /// `earlier` and `later`, each in query order, as one array in query order; of documents
-    /// that order alike, `earlier`'s come first.
-    func merging(_ earlier: [Document], _ later: [Document]) -> [Document] {
-        var merged: [Document] = []
-        merged.reserveCapacity(earlier.count + later.count)
-        var (left, right) = (0, 0)
-        while left < earlier.count, right < later.count {
-            if compare(later[right], earlier[left]) == .less {
-                merged.append(later[right])
-                right += 1
-            } else {
-                merged.append(earlier[left])
-                left += 1
+    /// that order alike, `earlier`'s come first. Filled from the end, each document moved out of
+    /// its array into its place (a copy retains what it holds).
+    func merging(_ earlier: consuming [Document], _ later: consuming [Document]) -> [Document] {
+        var earlier = consume earlier
+        var later = consume later
+        let count = earlier.count + later.count
+        return [Document](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for position in (0..<count).reversed() {
+                let fromEarlier = later.isEmpty || (!earlier.isEmpty && compare(earlier[earlier.count - 1], later[later.count - 1]) == .greater)
+                (buffer.baseAddress! + position).initialize(to: fromEarlier ? earlier.removeLast() : later.removeLast())
             }
+            initialized = count
         }
-        merged += earlier[left...]
-        merged += later[right...]
-        return merged
     }
 
     /// Whether `lhs` is kept before `rhs` when the limit leaves one of them out: it comes first
