@@ -152,7 +152,18 @@ struct DocumentSet {
     mutating func finish() throws(BuildError) -> (entries: [Entry], candidates: [ExposureScan.Candidate], archive: DocumentArchive) {
         try settle()
         candidateIndex = [:]
-        var kept = entries.filter { $0.archived != nil }
+        // Taken out of the set, and the dropped ones moved to the end in its buffer and removed
+        // (`filter` and `removeAll(where:)` copy every entry they keep).
+        var kept = entries
+        entries = []
+        var keptCount = 0
+        kept.withUnsafeMutableBufferPointer { kept in
+            for index in kept.indices where kept[index].archived != nil {
+                kept.swapAt(keptCount, index)
+                keptCount += 1
+            }
+        }
+        kept.removeSubrange(keptCount...)
         if !entriesInOrder { kept.sort { $0.number < $1.number } }
         return (kept, candidates, try archive.finish())
     }
