@@ -77,12 +77,13 @@ struct BundleSelection: Sendable {
     /// Runs the named queries of every bundle of `specs` over `store` and adds the documents each
     /// lists: the selections, in the order of `specs`.
     ///
-    /// The queries run as many at a time as there are cores, each on a thread of its own (a
-    /// site's queries differ in size by orders of magnitude: a thread each keeps the cores busy
-    /// where even shares of them would not), and each bundle merges its queries' results in
+    /// The queries run twice as many at a time as there are cores, each on a thread of its own
+    /// (a site's queries differ in size by orders of magnitude: a thread each keeps the cores busy
+    /// where even shares of them would not, and running ahead of the merge lets a large query
+    /// start while the ones before it are merged), and each bundle merges its queries' results in
     /// config order as they come: memory holds the documents selected so far and the results of
-    /// `threads` queries (running, or done and not merged yet), never every
-    /// appearance of each document.
+    /// `2 × threads` queries (running, or done and not merged yet), never every appearance of
+    /// each document.
     static func select(_ specs: [BundleSpec], store: DocumentStore, threads: Int = Processors.online) throws(BuildError) -> [BundleSelection] {
         let queries = specs.flatMap(\.queries)
         var running: [BackgroundMap<[Selected]>] = []
@@ -109,7 +110,7 @@ struct BundleSelection: Sendable {
                 return results
             })
         }
-        for _ in 0..<max(1, threads) { startNext() }
+        for _ in 0..<(2 * max(1, threads)) { startNext() }
         var selections: [BundleSelection] = []
         for spec in specs {
             var namedQueries: [NamedQuery] = []
