@@ -153,7 +153,7 @@ private struct EncodedFieldsScan {
         guard consume(UInt8(ascii: "{")), let kind = string({ Kind($0) }), consume(UInt8(ascii: ":")) else { return false }
         switch kind {
         case .string:
-            guard let looks = string(SensitiveValue.looking(like:)) else { return false }
+            guard let looks = valueString() else { return false }
             if let looks { report(path, looks) }
         case .map:
             guard consume(UInt8(ascii: "{")) else { return false }
@@ -182,15 +182,18 @@ private struct EncodedFieldsScan {
         case string, map, array, other
 
         init(_ key: UnsafeBufferPointer<UInt8>) {
-            if key.elementsEqual("stringValue".utf8) {
-                self = .string
-            } else if key.elementsEqual("mapValue".utf8) {
-                self = .map
-            } else if key.elementsEqual("arrayValue".utf8) {
-                self = .array
-            } else {
-                self = .other
+            // By length and first byte, then the bytes (`elementsEqual` over a `String.UTF8View`
+            // is generic, and this runs for every value a site publishes).
+            switch (key.count, key.first) {
+            case (11, UInt8(ascii: "s")) where Self.equal(key, "stringValue"): self = .string
+            case (8, UInt8(ascii: "m")) where Self.equal(key, "mapValue"): self = .map
+            case (10, UInt8(ascii: "a")) where Self.equal(key, "arrayValue"): self = .array
+            default: self = .other
             }
+        }
+
+        private static func equal(_ key: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+            UTF8Order.compare(bytes: key, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)) == .equal
         }
     }
 
@@ -212,6 +215,36 @@ private struct EncodedFieldsScan {
         guard index < bytes.count else { return nil }
         index += 1
         return body(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(index - 1)]))
+    }
+
+    /// What a string value looks like, if anything sensitive (nil: not a string literal).
+    ///
+    /// A literal with escapes is decoded only when it can look sensitive: the encoding escapes
+    /// only quotes, backslashes, control characters and non-ASCII, and a value with any of those
+    /// can only be an e-mail address (every other kind is printable ASCII of its own few
+    /// characters), which needs an `@`.
+    private mutating func valueString() -> SensitiveValue?? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        var end = index + 1
+        var escaped = false
+        var at = false
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+            if bytes[end] == UInt8(ascii: "\\") {
+                escaped = true
+                // `\u0040` is an `@` too, though the encoding writes it as it is.
+                if bytes[(end + 1)...].starts(with: "u0040".utf8) { at = true }
+                end += 1
+            } else if bytes[end] == UInt8(ascii: "@") {
+                at = true
+            }
+            end += 1
+        }
+        guard end < bytes.count else { return nil }
+        guard !escaped || at else {
+            index = end + 1
+            return .some(nil)
+        }
+        return string(SensitiveValue.looking(like:))
     }
 
     /// Skips one JSON value: a string, an object or array, or a literal.
