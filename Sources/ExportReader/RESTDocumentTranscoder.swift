@@ -258,7 +258,7 @@ private struct Scan {
                 writer.raw("]}}")
             }
             guard closeWrapper(hasValues) else { return false }
-        case "bytesValue" where copyCanonicalBytes(into: &writer):
+        case "bytesValue" where copyCanonicalBytes(into: &writer), "timestampValue" where copyCanonicalTimestamp(into: &writer):
             break
         default:
             guard let scalar = scalar(kind) else { return false }
@@ -279,6 +279,23 @@ private struct Scan {
             return false
         }
         writer.raw("{\"bytesValue\":")
+        writer.raw(bytes: UnsafeBufferPointer(rebasing: json[start..<end]))
+        writer.byte(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// A `timestampValue`'s string copied as it is when it is a valid timestamp written as the
+    /// encoder writes one (``FirestoreModel/Timestamp/hasCanonicalShape(_:)``); false (not
+    /// moved) for any other form, which is decoded.
+    private mutating func copyCanonicalTimestamp(into writer: inout JSONWriter) -> Bool {
+        let start = index
+        guard let end = plainStringEnd() else { return false }
+        let text = UnsafeBufferPointer(rebasing: json[(start + 1)..<(end - 1)])
+        guard Timestamp.hasCanonicalShape(text), (try? Timestamp(rfc3339: text)) != nil else {
+            index = start
+            return false
+        }
+        writer.raw("{\"timestampValue\":")
         writer.raw(bytes: UnsafeBufferPointer(rebasing: json[start..<end]))
         writer.byte(UInt8(ascii: "}"))
         return true
@@ -396,8 +413,10 @@ private struct Scan {
         return point
     }
 
-    /// A timestamp as an RFC 3339 string.
+    /// A timestamp as an RFC 3339 string (parsed from its bytes when it has no escapes).
     private mutating func timestamp() -> Timestamp? {
+        let start = index
+        if let end = plainStringEnd() { return try? Timestamp(rfc3339: UnsafeBufferPointer(rebasing: json[(start + 1)..<(end - 1)])) }
         guard let text = decodedString() else { return nil }
         return try? Timestamp(rfc3339: text)
     }

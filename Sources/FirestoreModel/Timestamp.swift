@@ -57,12 +57,26 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         }
     }
 
+    /// True when `bytes` have the shape of ``rfc3339`` (`YYYY-MM-DDTHH:MM:SS.fffffffffZ`): a
+    /// timestamp that parses from them (``init(rfc3339:)-(UnsafeBufferPointer<UInt8>)``) is
+    /// written back as exactly them.
+    public static func hasCanonicalShape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count == 30 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-") && bytes[10] == UInt8(ascii: "T")
+            && bytes[13] == UInt8(ascii: ":") && bytes[16] == UInt8(ascii: ":") && bytes[19] == UInt8(ascii: ".") && bytes[29] == UInt8(ascii: "Z")
+    }
+
     /// Parses RFC 3339: `YYYY-MM-DDTHH:MM:SS[.f{1,9}](Z|±HH:MM)`; `t`/`z` accepted in either
     /// case. Offsets are applied, so the result is always UTC.
     public init(rfc3339 text: String) throws(TimestampError) {
-        let b = Array(text.utf8)
+        var text = text
+        let parsed = text.withUTF8 { bytes in Result { () throws(TimestampError) in try Timestamp(rfc3339: bytes) } }
+        self = try parsed.get()
+    }
+
+    /// Parses RFC 3339 from its UTF-8 bytes, as ``init(rfc3339:)-(String)`` parses the text.
+    public init(rfc3339 b: UnsafeBufferPointer<UInt8>) throws(TimestampError) {
         func fail(_ why: String) -> TimestampError {
-            TimestampError("\"\(text)\" is not an RFC 3339 timestamp (\(why)); expected e.g. 2024-05-01T12:34:56.123456789Z")
+            TimestampError("\"\(String(decoding: b, as: UTF8.self))\" is not an RFC 3339 timestamp (\(why)); expected e.g. 2024-05-01T12:34:56.123456789Z")
         }
         func number(_ range: Range<Int>) throws(TimestampError) -> Int64 {
             guard range.upperBound <= b.count else { throw fail("too short") }

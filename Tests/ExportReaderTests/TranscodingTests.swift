@@ -18,6 +18,8 @@ struct TranscodingTests {
         #"{"name":"c/3","fields":{"u":{"stringValue":"na\u00efve caf\u00e9 \ud83d\ude00 \"q\" \\ \/ \n"},"raw":{"stringValue":"naïve 😀"}}}"#,
         #"{"name":"\#(root)/c/4","fields":{"i":{"integerValue":0},"j":{"integerValue":"0"},"k":{"integerValue":123456789012345678},"d1":{"doubleValue":1e5},"d2":{"doubleValue":-0.0},"d3":{"doubleValue":1.50},"d4":{"doubleValue":"NaN"},"d5":{"doubleValue":"-Infinity"},"d6":{"doubleValue":1E400},"d7":{"doubleValue":0.1}}}"#,
         #"{"name":"\#(root)/c/5","fields":{"t":{"timestampValue":"2024-05-01T12:34:56+02:00"},"t2":{"timestampValue":"2024-05-01T12:34:56.1Z"},"by":{"bytesValue":"aGk-_w"},"by2":{"bytesValue":"aGk+/w=="}}}"#,
+        // Timestamps: copied when written as the encoder writes them, else parsed and written so.
+        #"{"name":"\#(root)/c/5c","fields":{"a":{"timestampValue":"2024-05-01T12:34:56.123456789Z"},"b":{"timestampValue":"2024-05-01t12:34:56.123456789Z"},"c":{"timestampValue":"2024-05-01T12:34:56.123456789z"},"d":{"timestampValue":"2024-05-01T12:34:56.12345678Z"},"e":{"timestampValue":"2024-05-01T12:34:56.123456789+00:00"}},"createTime":"2024-01-02T03:04:05.678901234Z"}"#,
         // Base64 in every form: copied when canonical, else decoded and written canonical.
         #"{"name":"\#(root)/c/5b","fields":{"a":{"bytesValue":"aGk+/w"},"b":{"bytesValue":"aGk+/x=="},"c":{"bytesValue":"aGk+\/w=="},"d":{"bytesValue":""},"e":{"bytesValue":"AA=="},"f":{"bytesValue":"AB=="},"g":{"bytesValue":"AAA="},"h":{"bytesValue":"AAB="}}}"#,
         #"{"name":"\#(root)/c/6","fields":{"r":{"referenceValue":"\#(root)/users/u1"},"rel":{"referenceValue":"users/u2"},"g":{"geoPointValue":{"longitude":-122.5,"latitude":37}},"g0":{"geoPointValue":{}}}}"#,
@@ -45,6 +47,7 @@ struct TranscodingTests {
         #"{"name":"\#(root)/c/1","fields":{"d":{"doubleValue":01}}}"#,
         #"{"name":"\#(root)/c/1","fields":{"t":{"timestampValue":{"seconds":5}}}}"#,
         #"{"name":"\#(root)/c/1","fields":{"t":{"timestampValue":"yesterday"}}}"#,
+        #"{"name":"\#(root)/c/1","fields":{"t":{"timestampValue":"2024-02-30T00:00:00.000000000Z"}}}"#,  // the shape, no such day
         #"{"name":"\#(root)/c/1","fields":{"r":{"referenceValue":"projects/other/databases/(default)/documents/u/1"}}}"#,
         #"{"name":"\#(root)/c/1","fields":{"r":{"referenceValue":"users"}}}"#,
         #"{"name":"\#(root)/c/1","fields":{"g":{"geoPointValue":{"latitude":91}}}}"#,

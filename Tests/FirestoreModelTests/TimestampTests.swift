@@ -25,6 +25,30 @@ import Testing
         #expect(throws: TimestampError.self) { try Timestamp(rfc3339: input) }
     }
 
+    /// A timestamp of the canonical shape that parses is written back as the same bytes; the
+    /// shape alone is no timestamp.
+    @Test func theCanonicalShapeIsWrittenBackAsItIs() throws {
+        let shaped = ["2024-05-01T12:34:56.123456789Z", "1969-12-31T23:59:59.999999999Z", "0001-01-01T00:00:00.000000000Z"]
+        func parse(_ text: String) -> (shaped: Bool, parsed: Result<Timestamp, TimestampError>) {
+            Array(text.utf8).withUnsafeBufferPointer { bytes in
+                (Timestamp.hasCanonicalShape(bytes), Result { () throws(TimestampError) in try Timestamp(rfc3339: bytes) })
+            }
+        }
+        for text in shaped {
+            let (isShaped, parsed) = parse(text)
+            #expect(isShaped)
+            #expect(try parsed.get().rfc3339 == text)
+        }
+        for text in ["2024-02-30T00:00:00.000000000Z", "0000-01-01T00:00:00.000000000Z", "2024-01-01T24:00:00.000000000Z"] {
+            let (isShaped, parsed) = parse(text)
+            #expect(isShaped)
+            #expect(throws: TimestampError.self) { try parsed.get() }
+        }
+        for text in ["2024-05-01t12:34:56.123456789Z", "2024-05-01T12:34:56.123456789z", "2024-05-01T12:34:56.12345678Z", "2024-05-01T12:34:56.123456789+00:00"] {
+            #expect(!parse(text).shaped, "\(text)")
+        }
+    }
+
     @Test func ordersBySecondsThenNanos() throws {
         #expect(try Timestamp(seconds: -1, nanos: 999_999_999) < Timestamp(seconds: 0, nanos: 0))
         #expect(try Timestamp(seconds: 5, nanos: 1) > Timestamp(seconds: 5, nanos: 0))
