@@ -91,23 +91,81 @@ public struct JSONWriter: Sendable {
     /// quote) as ``string(_:)`` writes it, and returns the index after the literal; nil, with
     /// nothing written, when there is no valid literal there (``JSONParser`` says why).
     ///
-    /// A literal of plain ASCII without escapes, most of them, is copied as it is; any other is
+    /// Plain ASCII is copied, valid UTF-8 and the escapes of one character are written escaped
+    /// as they are read; a literal with a `\u` escape (or anything the parser must judge) is
     /// decoded by ``JSONParser/string(in:at:)`` and written again.
     public mutating func copyString(_ json: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
         guard start < json.count, json[start] == UInt8(ascii: "\"") else { return nil }
-        var index = start + 1
-        while index < json.count {
-            let byte = json[index]
-            if byte == UInt8(ascii: "\"") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: json[start...index]))
-                return index + 1
-            }
-            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\\") { break }
-            index += 1
-        }
+        let mark = bytes.count
+        if let end = copyStringAsRead(json, at: start) { return end }
+        truncate(to: mark)
         guard let decoded = JSONParser.string(in: json, at: start) else { return nil }
         string(decoded.value)
         return decoded.end
+    }
+
+    /// ``copyString(_:at:)`` in one pass over the literal; nil (with what it wrote left for the
+    /// caller to drop) at a `\u` escape or at what the parser must judge.
+    private mutating func copyStringAsRead(_ json: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        bytes.append(UInt8(ascii: "\""))
+        var index = start + 1
+        var runStart = index
+        while index < json.count {
+            let byte = json[index]
+            if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: json[runStart..<index]))
+            switch byte {
+            case UInt8(ascii: "\""):
+                bytes.append(UInt8(ascii: "\""))
+                return index + 1
+            case UInt8(ascii: "\\"):
+                guard index + 1 < json.count else { return nil }
+                switch json[index + 1] {
+                case UInt8(ascii: "\""): appendEscaped(0x22)
+                case UInt8(ascii: "\\"): appendEscaped(0x5C)
+                case UInt8(ascii: "/"): bytes.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "b"): appendEscaped(0x08)
+                case UInt8(ascii: "f"): appendEscaped(0x0C)
+                case UInt8(ascii: "n"): appendEscaped(0x0A)
+                case UInt8(ascii: "r"): appendEscaped(0x0D)
+                case UInt8(ascii: "t"): appendEscaped(0x09)
+                default: return nil
+                }
+                index += 2
+            default:
+                guard let (scalar, length) = Self.validScalar(json, at: index) else { return nil }
+                appendEscaped(scalar)
+                index += length
+            }
+            runStart = index
+        }
+        return nil
+    }
+
+    /// The scalar whose UTF-8 encoding starts at `index` of `utf8` (a lead byte of 0x80 or more)
+    /// and the number of bytes it takes; nil when those bytes are no valid UTF-8 (Unicode's
+    /// table 3-7: no overlong forms, no surrogates, nothing above U+10FFFF).
+    private static func validScalar(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
+        let lead = utf8[index]
+        let length: Int
+        let second: ClosedRange<UInt8>
+        switch lead {
+        case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
+        case 0xE0: (length, second) = (3, 0xA0...0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
+        case 0xED: (length, second) = (3, 0x80...0x9F)
+        case 0xF0: (length, second) = (4, 0x90...0xBF)
+        case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
+        case 0xF4: (length, second) = (4, 0x80...0x8F)
+        default: return nil
+        }
+        guard index + length <= utf8.count, second.contains(utf8[index + 1]),
+              utf8[(index + 2)..<(index + length)].allSatisfy({ $0 & 0xC0 == 0x80 })
+        else { return nil }
+        return (decodeScalar(utf8, at: index).0, length)
     }
 
     /// The scalar whose UTF-8 encoding starts at `index` of valid UTF-8 (a Swift string's), and
