@@ -85,7 +85,7 @@ private struct Scan {
         var fields: Range<Int>?
         var transcoded = false
         let keptKeys = kept.map { Array($0.segments[0].utf8) }
-        var keptFields: [(String, Value)] = []
+        var keptFields: [MapValue.Field] = []
         var createTime: Timestamp?
         var updateTime: Timestamp?
         var first = true
@@ -94,15 +94,15 @@ private struct Scan {
             if consume(UInt8(ascii: "}")) { break }
             if !first { guard consume(UInt8(ascii: ",")) else { return nil }; skipSpace() }
             first = false
-            guard let key = plainString() else { return nil }
+            guard let key = plainKey() else { return nil }
             skipSpace()
             guard consume(UInt8(ascii: ":")) else { return nil }
             skipSpace()
             switch key {
-            case "name" where name == nil:
+            case .name where name == nil:
                 guard let text = decodedString() else { return nil }
                 name = text
-            case "fields" where fields == nil:
+            case .fields where fields == nil:
                 // Usually after the name, whose database its references follow: read it now.
                 let start = index
                 if let name, resolve(name) {
@@ -112,10 +112,10 @@ private struct Scan {
                     guard skipValue() else { return nil }
                 }
                 fields = start..<index
-            case "createTime" where createTime == nil:
+            case .createTime where createTime == nil:
                 guard let time = timestamp() else { return nil }
                 createTime = time
-            case "updateTime" where updateTime == nil:
+            case .updateTime where updateTime == nil:
                 guard let time = timestamp() else { return nil }
                 updateTime = time
             default:
@@ -130,14 +130,18 @@ private struct Scan {
         } else if fields == nil {
             writer.raw("{}")
         }
-        let document = Document(path: path, fields: MapValue(keptFields).keepingOnly(kept), createTime: createTime, updateTime: updateTime)
+        // The fields found are the kept ones at the top level, each once (a key twice fails the
+        // line): narrowed further only for kept paths below the top.
+        let found = MapValue(distinctKeys: keptFields)
+        let document = Document(
+            path: path, fields: kept.allSatisfy { $0.segments.count == 1 } ? found : found.keepingOnly(kept), createTime: createTime, updateTime: updateTime)
         return RESTDocumentTranscoder.Transcoded(document: document, source: source, encodedFields: writer.bytes)
     }
 
     /// A `fields` object, encoded with its keys in UTF-8 order; at the top level (`keeping`
     /// non-empty: the UTF-8 names of the fields kept) the values of those fields are decoded
     /// into `found`.
-    private mutating func fields(into writer: inout JSONWriter, keeping: [[UInt8]] = [], found: inout [(String, Value)]) -> Bool {
+    private mutating func fields(into writer: inout JSONWriter, keeping: [[UInt8]] = [], found: inout [MapValue.Field]) -> Bool {
         guard consume(UInt8(ascii: "{")) else { return false }
         depth += 1
         defer { depth -= 1 }
@@ -170,7 +174,7 @@ private struct Scan {
                 let name = json[(keyStart + 1)..<(keyEnd - 1)]
                 if keeping.contains(where: { $0.elementsEqual(name) }) {
                     guard let decoded = decode(valueStart..<index) else { return false }
-                    found.append((String(decoding: UnsafeBufferPointer(rebasing: name), as: UTF8.self), decoded))
+                    found.append(MapValue.Field(key: String(decoding: UnsafeBufferPointer(rebasing: name), as: UTF8.self), value: decoded))
                 }
                 skipSpace()
                 if consume(UInt8(ascii: "}")) { break }
@@ -212,22 +216,22 @@ private struct Scan {
     private mutating func value(into writer: inout JSONWriter) -> Bool {
         guard consume(UInt8(ascii: "{")) else { return false }
         skipSpace()
-        guard let kind = plainString() else { return false }
+        guard let kind = plainKey() else { return false }
         skipSpace()
         guard consume(UInt8(ascii: ":")) else { return false }
         skipSpace()
         switch kind {
-        case "stringValue":
+        case .stringValue:
             writer.raw("{\"stringValue\":")
             guard let end = writer.copyString(json, at: index) else { return false }
             index = end
             writer.byte(UInt8(ascii: "}"))
-        case "mapValue":
-            guard let hasFields = openWrapper("fields") else { return false }
+        case .mapValue:
+            guard let hasFields = openWrapper(.fields) else { return false }
             let mark = writer.count
             writer.raw("{\"mapValue\":{\"fields\":")
             let fieldsStart = writer.count
-            var none: [(String, Value)] = []
+            var none: [MapValue.Field] = []
             if hasFields { guard fields(into: &writer, found: &none) else { return false } }
             if !hasFields || writer.count == fieldsStart + 2 {
                 // An empty map is written `{}`, as the encoder writes it.
@@ -237,8 +241,8 @@ private struct Scan {
                 writer.raw("}}")
             }
             guard closeWrapper(hasFields) else { return false }
-        case "arrayValue":
-            guard let hasValues = openWrapper("values"), !hasValues || consume(UInt8(ascii: "[")) else { return false }
+        case .arrayValue:
+            guard let hasValues = openWrapper(.values), !hasValues || consume(UInt8(ascii: "[")) else { return false }
             depth += 1
             defer { depth -= 1 }
             guard depth <= Scan.maximumDepth else { return false }
@@ -258,7 +262,7 @@ private struct Scan {
                 writer.raw("]}}")
             }
             guard closeWrapper(hasValues) else { return false }
-        case "bytesValue" where copyCanonicalBytes(into: &writer), "timestampValue" where copyCanonicalTimestamp(into: &writer):
+        case .bytesValue where copyCanonicalBytes(into: &writer), .timestampValue where copyCanonicalTimestamp(into: &writer):
             break
         default:
             guard let scalar = scalar(kind) else { return false }
@@ -303,27 +307,27 @@ private struct Scan {
 
     /// The value of a value object whose type key is `kind`, other than a string, map or array;
     /// nil for a form the decoder is to read (or report).
-    private mutating func scalar(_ kind: String) -> Value? {
+    private mutating func scalar(_ kind: Key) -> Value? {
         switch kind {
-        case "integerValue":
+        case .integerValue:
             return integer().map(Value.integer)
-        case "doubleValue":
+        case .doubleValue:
             return double().map(Value.double)
-        case "booleanValue":
+        case .booleanValue:
             if consume(literal: "true") { return .boolean(true) }
             return consume(literal: "false") ? .boolean(false) : nil
-        case "nullValue":
+        case .nullValue:
             return consume(literal: "null") || consume(literal: "\"NULL_VALUE\"") ? .null : nil
-        case "timestampValue":
+        case .timestampValue:
             return timestamp().map(Value.timestamp)
-        case "bytesValue":
+        case .bytesValue:
             return decodedString().flatMap(Base64.decode).map(Value.bytes)
-        case "referenceValue":
+        case .referenceValue:
             guard let text = decodedString(), let name = try? ResourceName(documentName: text, relativeTo: source) else { return nil }
             let moved = DocumentReRooter(target: target).reRoot(name, from: source)
             // A reference outside the target is the caller's to report, from the whole document.
             return moved.database == target ? .reference(moved) : nil
-        case "geoPointValue":
+        case .geoPointValue:
             return geoPoint().map(Value.geoPoint)
         default:
             // Keys that are no value type: the decoder's to report.
@@ -333,11 +337,11 @@ private struct Scan {
 
     /// The object a map's fields or an array's values are in: `{}` (false), or `{"<key>":`
     /// (true, at the value); nil for anything else.
-    private mutating func openWrapper(_ key: String) -> Bool? {
+    private mutating func openWrapper(_ key: Key) -> Bool? {
         guard consume(UInt8(ascii: "{")) else { return nil }
         skipSpace()
         if consume(UInt8(ascii: "}")) { return false }
-        guard plainString() == key else { return nil }
+        guard plainKey() == key else { return nil }
         skipSpace()
         guard consume(UInt8(ascii: ":")) else { return nil }
         skipSpace()
@@ -393,14 +397,14 @@ private struct Scan {
         if !consume(UInt8(ascii: "}")) {
             while true {
                 skipSpace()
-                let key = plainString()
+                let key = plainKey()
                 skipSpace()
                 guard consume(UInt8(ascii: ":")) else { return nil }
                 skipSpace()
                 guard let value = double() else { return nil }
                 switch key {
-                case "latitude" where latitude == nil: latitude = value
-                case "longitude" where longitude == nil: longitude = value
+                case .latitude where latitude == nil: latitude = value
+                case .longitude where longitude == nil: longitude = value
                 default: return nil
                 }
                 skipSpace()
@@ -488,6 +492,51 @@ private struct Scan {
             end += 1
         }
         return nil
+    }
+
+    /// The keys the transcoder reads, told by their bytes (no String of each key is made).
+    private enum Key: CaseIterable {
+        case name, fields, createTime, updateTime, values, latitude, longitude
+        case stringValue, mapValue, arrayValue, integerValue, doubleValue, booleanValue, nullValue, timestampValue, bytesValue, referenceValue, geoPointValue
+
+        var text: StaticString {
+            switch self {
+            case .name: "name"
+            case .fields: "fields"
+            case .createTime: "createTime"
+            case .updateTime: "updateTime"
+            case .values: "values"
+            case .latitude: "latitude"
+            case .longitude: "longitude"
+            case .stringValue: "stringValue"
+            case .mapValue: "mapValue"
+            case .arrayValue: "arrayValue"
+            case .integerValue: "integerValue"
+            case .doubleValue: "doubleValue"
+            case .booleanValue: "booleanValue"
+            case .nullValue: "nullValue"
+            case .timestampValue: "timestampValue"
+            case .bytesValue: "bytesValue"
+            case .referenceValue: "referenceValue"
+            case .geoPointValue: "geoPointValue"
+            }
+        }
+
+        /// The key whose text `bytes` are; nil for any other.
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let key = Self.allCases.first(where: { key in
+                key.text.withUTF8Buffer { $0.count == bytes.count && $0.elementsEqual(bytes) }
+            }) else { return nil }
+            self = key
+        }
+    }
+
+    /// A key the transcoder reads, as a string literal of printable ASCII without escapes; nil
+    /// for any other key (the caller's to refuse).
+    private mutating func plainKey() -> Key? {
+        let start = index
+        guard let end = plainStringEnd() else { return nil }
+        return Key(UnsafeBufferPointer(rebasing: json[(start + 1)..<(end - 1)]))
     }
 
     /// The text of a string literal of printable ASCII without escapes.

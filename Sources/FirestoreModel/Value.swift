@@ -70,7 +70,7 @@ public struct MapValue: Sendable {
 
     /// Builds a map from fields whose keys are known to be distinct (a parsed JSON object):
     /// a plain sort, without the stable sort and de-duplication of ``init(_:)``.
-    init(distinctKeys fields: [Field]) {
+    public init(distinctKeys fields: [Field]) {
         var fields = fields
         if !zip(fields, fields.dropFirst()).allSatisfy({ UTF8Order.compare($0.key, $1.key) == .less }) {
             fields.sort { UTF8Order.compare($0.key, $1.key) == .less }
