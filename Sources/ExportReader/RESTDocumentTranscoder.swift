@@ -164,7 +164,7 @@ private struct Scan {
                 let member = Member(start: writer.count, keyEnd: writer.count + keyEnd - keyStart, end: 0)
                 writer.raw(bytes: UnsafeBufferPointer(rebasing: json[keyStart..<keyEnd]))
                 writer.byte(UInt8(ascii: ":"))
-                if members.count > first, !Self.less(writer.bytes, members[members.count - 1], member) { inOrder = false }
+                if members.count > first, !writer.bytes.withUnsafeBufferPointer({ Self.less($0, members[members.count - 1], member) }) { inOrder = false }
                 members.append(member)
                 skipSpace()
                 guard consume(UInt8(ascii: ":")) else { return false }
@@ -189,23 +189,28 @@ private struct Scan {
 
     /// Whether the key of `a` orders before the key of `b` in `bytes` (plain ASCII, so byte order
     /// is UTF-8 order).
-    private static func less(_ bytes: [UInt8], _ a: Member, _ b: Member) -> Bool {
-        bytes[(a.start + 1)..<(a.keyEnd - 1)].lexicographicallyPrecedes(bytes[(b.start + 1)..<(b.keyEnd - 1)])
+    private static func less(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Member, _ b: Member) -> Bool {
+        UTF8Order.compare(bytes: UnsafeBufferPointer(rebasing: bytes[(a.start + 1)..<(a.keyEnd - 1)]), UnsafeBufferPointer(rebasing: bytes[(b.start + 1)..<(b.keyEnd - 1)])) == .less
     }
 
     /// Puts the members written from `start` (``members`` from `first` on) in key order; false
     /// when two keys are the same (the parser's error to report).
     private mutating func sort(_ writer: inout JSONWriter, from start: Int, members first: Int) -> Bool {
-        let bytes = writer.bytes
-        members[first...].sort { Self.less(bytes, $0, $1) }
-        for index in (first + 1)..<members.count where !Self.less(bytes, members[index - 1], members[index]) {
-            return false
+        // The members are read where the writer holds them, and written back once sorted (a
+        // copy of the writer's bytes, held while it is truncated, would copy them all again).
+        let sorted = writer.bytes.withUnsafeBufferPointer { bytes in
+            members[first...].sort { Self.less(bytes, $0, $1) }
+            for index in (first + 1)..<members.count where !Self.less(bytes, members[index - 1], members[index]) {
+                return false
+            }
+            scratch.removeAll(keepingCapacity: true)
+            for index in first..<members.count {
+                if index > first { scratch.append(UInt8(ascii: ",")) }
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[members[index].start..<members[index].end]))
+            }
+            return true
         }
-        scratch.removeAll(keepingCapacity: true)
-        for index in first..<members.count {
-            if index > first { scratch.append(UInt8(ascii: ",")) }
-            scratch += bytes[members[index].start..<members[index].end]
-        }
+        guard sorted else { return false }
         writer.truncate(to: start)
         writer.raw(bytes: scratch)
         return true

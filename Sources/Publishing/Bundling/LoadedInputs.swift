@@ -46,8 +46,10 @@ struct LoadedInputs: Sendable {
         let layout = try InputLayout.expand(config)
         let partial = try Partial.readAll(
             of: layout, config: config, keeping: config.fieldsRead, candidates: rules, in: directory, progress: progress)
+        // The set is handed over, not shared: settling its last documents would copy it all.
+        let (documents, exportTimes) = (consume partial).parts()
         return try LoadedInputs(
-            documents: partial.documents, exportTimes: partial.exportTimes, files: layout.dataFileCount, bytes: layout.totalBytes,
+            documents: documents, exportTimes: exportTimes, files: layout.dataFileCount, bytes: layout.totalBytes,
             config: config, progress: progress)
     }
 

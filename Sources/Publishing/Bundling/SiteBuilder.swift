@@ -123,9 +123,8 @@ public struct SiteBuilder: Sendable {
         case .exports:
             inputs = try LoadedInputs.load(config, candidates: rules, in: setAside, progress: progress)
         case .partials(let directories):
-            let merged = try PartialFiles.read(from: directories, config: config, candidates: rules, in: setAside, progress: progress)
-            inputs = try LoadedInputs(
-                documents: merged.documents, exportTimes: merged.exportTimes, files: merged.files, bytes: merged.bytes, config: config, progress: progress)
+            let (documents, exportTimes, files, bytes) = try PartialFiles.read(from: directories, config: config, candidates: rules, in: setAside, progress: progress)
+            inputs = try LoadedInputs(documents: consume documents, exportTimes: exportTimes, files: files, bytes: bytes, config: config, progress: progress)
         }
         let resolved = try inputs.resolve(config)
         warnings += previous.warnings(outputDirectory: outputDirectory, snapshotTime: inputs.snapshotTime)

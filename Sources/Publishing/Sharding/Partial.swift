@@ -11,6 +11,11 @@ struct Partial {
     var documents: DocumentSet
     var exportTimes: ExportTimes
 
+    /// The documents and export times, moved out.
+    consuming func parts() -> (documents: DocumentSet, exportTimes: ExportTimes) {
+        (documents, exportTimes)
+    }
+
     /// Reads all of `layout` (the slice of ``Shard/whole``), keeping `fields` of each candidate of
     /// `rules` (nil: of every document) in memory and setting the whole of it aside in
     /// `directory`, telling `progress` how far it is.
