@@ -60,8 +60,7 @@ private struct LogSource: ExportDocumentSource {
     /// The file offset of `buffer[0]`.
     private var bufferOffset = 0
     private var atEnd = false
-    private var pending: [ExportedDocument] = []
-    private var pendingIndex = 0
+    private var pending = OrderedOutputs<ExportedDocument>()
     private(set) var bytesRead: Int? = 0
 
     init(file: InputFile, files: [ExportedDocumentLog.File], database: DatabaseID, threads: Int) {
@@ -72,11 +71,10 @@ private struct LogSource: ExportDocumentSource {
     }
 
     mutating func next() throws(ExportError) -> ExportedDocument? {
-        while pendingIndex == pending.count {
+        while true {
+            if let document = pending.next() { return document }
             guard try fillPending() else { return nil }
         }
-        defer { pendingIndex += 1 }
-        return pending[pendingIndex]
     }
 
     /// Reads more of the file and decodes the whole records it completes; false at the end.
@@ -100,7 +98,6 @@ private struct LogSource: ExportDocumentSource {
         }
         if let failure = decoded.failure { throw failure }
         pending = decoded.outputs
-        pendingIndex = 0
         start = records.last!.upperBound
         return true
     }

@@ -48,8 +48,7 @@ struct NDJSONDocumentSource<Decoder: NDJSONRecordDecoder>: ExportDocumentSource 
     private let decoder: Decoder
     private let threads: Int
     /// Documents of the current batch not handed out yet, and the error that ended the batch.
-    private var pending: [ExportedDocument] = []
-    private var pendingIndex = 0
+    private var pending = OrderedOutputs<ExportedDocument>()
     private var pendingError: ExportError?
 
     /// Reads the documents of `file`, or of the lines that start in `range`, numbered as
@@ -66,14 +65,13 @@ struct NDJSONDocumentSource<Decoder: NDJSONRecordDecoder>: ExportDocumentSource 
     var bytesRead: Int? { records.bytesRead }
 
     mutating func next() throws(ExportError) -> ExportedDocument? {
-        while pendingIndex == pending.count {
+        while true {
+            if let document = pending.next() { return document }
             if let error = pendingError { throw error }
             let batch = try records.nextBatch(limit: Self.batchLimit)
             guard !batch.isEmpty else { return nil }
             decode(batch)
         }
-        defer { pendingIndex += 1 }
-        return pending[pendingIndex]
     }
 
     /// Decodes `batch` on every core, keeping the documents in order up to the first failing line.
@@ -91,7 +89,6 @@ struct NDJSONDocumentSource<Decoder: NDJSONRecordDecoder>: ExportDocumentSource 
             }
         }
         pending = decoded.outputs
-        pendingIndex = 0
         pendingError = decoded.failure
     }
 }

@@ -47,9 +47,9 @@ struct SharedSlots<T>: @unchecked Sendable {
 /// `body` gives any number of outputs for its index (a record holding several documents).
 public func parallelMapUntilFailure<Output: Sendable, Failure: Error>(
     count: Int, threads: Int, minimumPerSlice: Int, _ body: @Sendable (_ index: Int, _ outputs: inout [Output]) throws(Failure) -> Void
-) -> (outputs: [Output], failure: Failure?) {
+) -> (outputs: OrderedOutputs<Output>, failure: Failure?) {
     let slices = max(1, min(threads, count / max(1, minimumPerSlice)))
-    let results = parallelMap(count: slices, threads: slices) { slice -> (outputs: [Output], failure: Failure?) in
+    var results = parallelMap(count: slices, threads: slices) { slice -> (outputs: [Output], failure: Failure?) in
         var outputs: [Output] = []
         for index in (count * slice / slices)..<(count * (slice + 1) / slices) {
             do throws(Failure) {
@@ -60,10 +60,46 @@ public func parallelMapUntilFailure<Output: Sendable, Failure: Error>(
         }
         return (outputs, nil)
     }
-    var outputs: [Output] = []
-    for result in results {
-        outputs += result.outputs
-        if let failure = result.failure { return (outputs, failure) }
+    let failed = results.firstIndex { $0.failure != nil }
+    // Each slice's outputs taken out of the results, so that the runs hold them alone.
+    var runs: [[Output]] = []
+    for index in 0...(failed ?? results.count - 1) {
+        runs.append(results[index].outputs)
+        results[index].outputs = []
     }
-    return (outputs, nil)
+    return (OrderedOutputs(runs: consume runs), failed.flatMap { results[$0].failure })
 }
+
+/// Outputs made in runs, handed out in order, each moved out of its run rather than copied (a
+/// copy retains everything the output holds, and the runs are not joined into one array).
+public struct OrderedOutputs<Output>: Sequence, IteratorProtocol {
+    /// The runs, last first, each reversed: the next output is the last of the last run.
+    private var runs: [[Output]]
+
+    /// The outputs of `runs`, in order.
+    public init(runs: consuming [[Output]]) {
+        var runs = consume runs
+        // Reversed in their buffers, which moves the outputs (`Array`'s own swaps copy them).
+        for index in runs.indices {
+            runs[index].withUnsafeMutableBufferPointer { $0.reverse() }
+        }
+        runs.withUnsafeMutableBufferPointer { $0.reverse() }
+        self.runs = runs
+    }
+
+    /// No outputs.
+    public init() {
+        runs = []
+    }
+
+    /// The next output, moved out; nil after the last.
+    public mutating func next() -> Output? {
+        while let last = runs.indices.last {
+            if let output = runs[last].popLast() { return output }
+            runs.removeLast()
+        }
+        return nil
+    }
+}
+
+extension OrderedOutputs: Sendable where Output: Sendable {}

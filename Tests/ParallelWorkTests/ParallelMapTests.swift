@@ -56,8 +56,25 @@ struct ParallelMapTests {
                 }
             }
             let result = parallelMapUntilFailure(count: 100, threads: threads, minimumPerSlice: 10, body)
-            #expect(result.outputs == expected, "failing at \(String(describing: failing))")
+            #expect(Array(result.outputs) == expected, "failing at \(String(describing: failing))")
             #expect(result.failure == expectedFailure)
         }
+    }
+
+    /// Ordered outputs come out in order, each moved out: the one handed out is its only holder.
+    @Test func orderedOutputsAreHandedOutInOrderAndMoved() {
+        final class Box {
+            let value: Int
+            init(_ value: Int) { self.value = value }
+        }
+        var outputs = OrderedOutputs(runs: [[Box(1), Box(2)], [], [Box(3)], [Box(4), Box(5), Box(6)]])
+        var values: [Int] = []
+        while var box = outputs.next() {
+            let onlyHolder = isKnownUniquelyReferenced(&box)
+            #expect(onlyHolder, "\(box.value)")
+            values.append(box.value)
+        }
+        #expect(values == [1, 2, 3, 4, 5, 6])
+        #expect(outputs.next() == nil)
     }
 }
