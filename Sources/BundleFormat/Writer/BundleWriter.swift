@@ -114,7 +114,7 @@ public struct BundleWriter: Sendable {
     ///   - document: its times must be set and satisfy `0 < createTime ≤ updateTime ≤ T`.
     ///   - queries: names of named queries (already added) whose results contain the document;
     ///     written sorted by UTF-8 bytes.
-    public mutating func addDocument(_ document: Document, queries: [String] = []) throws(BundleWriterError) {
+    public mutating func addDocument(_ document: consuming Document, queries: [String] = []) throws(BundleWriterError) {
         let path = document.path
         guard let createTime = document.createTime else { throw .missingDocumentTime(path, field: "createTime") }
         guard let updateTime = document.updateTime else { throw .missingDocumentTime(path, field: "updateTime") }

@@ -54,12 +54,18 @@ struct BuiltBundle {
                 throw .config(ConfigError("bundle \"\(id)\": \(error)", at: query.location))
             }
         }
-        // The writer holds the entries now: the plan's copy goes before encoding. Where each
-        // document is set aside stays beside them, by its index among those added.
+        // The writer holds the entries now: each is moved out of the plan into it, a cheap marker
+        // left in its place (iterating the plan's entries copied each, retaining what it holds).
+        // Where each document is set aside stays beside them, by its index among those added.
         var slots: [LoadedInputs.Slot?] = []
-        for entry in (consume planned).entries {
+        var entries: [ShipmentPlan.Entry] = []
+        swap(&entries, &planned.entries)
+        slots.reserveCapacity(entries.count)
+        for index in entries.indices {
+            var entry = ShipmentPlan.Entry.missing(.root, readTime: createTime)
+            swap(&entry, &entries[index])
             do throws(BundleWriterError) {
-                switch entry {
+                switch consume entry {
                 case .existing(let document, let queries, let slot, _):
                     try writer.addDocument(document, queries: queries)
                     slots.append(slot)
@@ -71,6 +77,8 @@ struct BuiltBundle {
                 throw .bundle(id: id, error)
             }
         }
+        // The markers left go before the bundle is encoded and compressed.
+        entries = []
         let files = try BundleFiles.write(
             writer, encodedFields: { [slots] (index, document) throws(PublishError) in try inputs.encodedFields(of: document, at: slots[index]!, as: policy) },
             encodedFieldsCount: { [slots] (index, document) throws(PublishError) in try inputs.encodedFieldsCount(of: document, at: slots[index]!, as: policy) },
