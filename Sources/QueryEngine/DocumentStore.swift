@@ -19,7 +19,8 @@ public struct DocumentStore: Sendable {
 
     /// A store of `count` documents, `document(index)` each in index order (a document whose
     /// path came before replaces the earlier one), filled on up to `threads` threads: each fills
-    /// the shard of the collections whose paths fall to it.
+    /// the shard of the collections whose paths fall to it, and calls `document` for every index
+    /// to find them (so it gives a document it holds, without work of its own to repeat).
     public init(database: DatabaseID, count: Int, threads: Int, document: @Sendable (Int) -> Document) {
         self.database = database
         let shardCount = max(1, min(threads, Self.maximumShards))

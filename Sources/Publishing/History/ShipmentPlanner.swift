@@ -110,7 +110,6 @@ struct ShipmentPlanner {
             }
             var current: [ShippedDocuments.Element] = []
             current.reserveCapacity(entries.count)
-            // Each entry read in place (a copy would retain all it holds).
             for position in entries.indices {
                 switch entries[position] {
                 case .existing(let document, _, _, let fingerprint):
