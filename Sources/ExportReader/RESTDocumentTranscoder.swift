@@ -500,7 +500,7 @@ private struct Scan {
     }
 
     /// The keys the transcoder reads, told by their bytes (no String of each key is made).
-    private enum Key: CaseIterable {
+    private enum Key {
         case name, fields, createTime, updateTime, values, latitude, longitude
         case stringValue, mapValue, arrayValue, integerValue, doubleValue, booleanValue, nullValue, timestampValue, bytesValue, referenceValue, geoPointValue
 
@@ -527,11 +527,33 @@ private struct Scan {
             }
         }
 
-        /// The key whose text `bytes` are; nil for any other.
+        /// The key whose text `bytes` are; nil for any other. Told apart by length and first
+        /// letter (no two keys share both), then checked byte by byte.
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard let key = Self.allCases.first(where: { key in
-                key.text.withUTF8Buffer { $0.count == bytes.count && $0.elementsEqual(bytes) }
-            }) else { return nil }
+            guard let first = bytes.first else { return nil }
+            let key: Key
+            switch (bytes.count, first) {
+            case (4, UInt8(ascii: "n")): key = .name
+            case (6, UInt8(ascii: "f")): key = .fields
+            case (10, UInt8(ascii: "c")): key = .createTime
+            case (10, UInt8(ascii: "u")): key = .updateTime
+            case (6, UInt8(ascii: "v")): key = .values
+            case (8, UInt8(ascii: "l")): key = .latitude
+            case (9, UInt8(ascii: "l")): key = .longitude
+            case (11, UInt8(ascii: "s")): key = .stringValue
+            case (8, UInt8(ascii: "m")): key = .mapValue
+            case (10, UInt8(ascii: "a")): key = .arrayValue
+            case (12, UInt8(ascii: "i")): key = .integerValue
+            case (11, UInt8(ascii: "d")): key = .doubleValue
+            case (12, UInt8(ascii: "b")): key = .booleanValue
+            case (9, UInt8(ascii: "n")): key = .nullValue
+            case (14, UInt8(ascii: "t")): key = .timestampValue
+            case (10, UInt8(ascii: "b")): key = .bytesValue
+            case (14, UInt8(ascii: "r")): key = .referenceValue
+            case (13, UInt8(ascii: "g")): key = .geoPointValue
+            default: return nil
+            }
+            guard key.text.withUTF8Buffer({ $0.elementsEqual(bytes) }) else { return nil }
             self = key
         }
     }

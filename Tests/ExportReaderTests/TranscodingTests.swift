@@ -47,6 +47,7 @@ struct TranscodingTests {
         #"{"name":"\#(root)/c/1","fields":{"d":{"doubleValue":01}}}"#,
         #"{"name":"\#(root)/c/1","fields":{"t":{"timestampValue":{"seconds":5}}}}"#,
         #"{"name":"\#(root)/c/1","fields":{"t":{"timestampValue":"yesterday"}}}"#,
+        #"{"name":"\#(root)/c/1","fieldz":{}}"#, #"{"name":"\#(root)/c/1","fields":{"s":{"stringVaIue":"x"}}}"#,  // keys one letter off
         #"{"name":"\#(root)/c/1","fields":{"t":{"timestampValue":"2024-02-30T00:00:00.000000000Z"}}}"#,  // the shape, no such day
         #"{"name":"\#(root)/c/1","fields":{"r":{"referenceValue":"projects/other/databases/(default)/documents/u/1"}}}"#,
         #"{"name":"\#(root)/c/1","fields":{"r":{"referenceValue":"users"}}}"#,
