@@ -553,7 +553,7 @@ private struct Scan {
             case (13, UInt8(ascii: "g")): key = .geoPointValue
             default: return nil
             }
-            guard key.text.withUTF8Buffer({ $0.elementsEqual(bytes) }) else { return nil }
+            guard UTF8Order.equal(bytes: bytes, key.text) else { return nil }
             self = key
         }
     }

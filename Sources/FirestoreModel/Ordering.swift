@@ -53,6 +53,12 @@ public enum UTF8Order {
         return 0
     }
 
+    /// True when `bytes` are exactly `word`'s UTF-8 bytes (a key or keyword read from raw input).
+    @inlinable
+    public static func equal(bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        compare(bytes: bytes, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)) == .equal
+    }
+
     /// True when both strings have exactly the same UTF-8 bytes.
     @inlinable
     public static func equal(_ lhs: String, _ rhs: String) -> Bool {

@@ -25,7 +25,7 @@ struct SlashSeparatedParts {
     /// Reads the next part: true when it is `word`.
     mutating func next(is word: StaticString) -> Bool {
         guard let part = next() else { return false }
-        return UTF8Order.compare(bytes: part, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)) == .equal
+        return UTF8Order.equal(bytes: part, word)
     }
 
     /// Reads the next part: nil when it is empty or there is none.

@@ -185,15 +185,11 @@ private struct EncodedFieldsScan {
             // By length and first byte, then the bytes (`elementsEqual` over a `String.UTF8View`
             // is generic, and this runs for every value a site publishes).
             switch (key.count, key.first) {
-            case (11, UInt8(ascii: "s")) where Self.equal(key, "stringValue"): self = .string
-            case (8, UInt8(ascii: "m")) where Self.equal(key, "mapValue"): self = .map
-            case (10, UInt8(ascii: "a")) where Self.equal(key, "arrayValue"): self = .array
+            case (11, UInt8(ascii: "s")) where UTF8Order.equal(bytes: key, "stringValue"): self = .string
+            case (8, UInt8(ascii: "m")) where UTF8Order.equal(bytes: key, "mapValue"): self = .map
+            case (10, UInt8(ascii: "a")) where UTF8Order.equal(bytes: key, "arrayValue"): self = .array
             default: self = .other
             }
-        }
-
-        private static func equal(_ key: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
-            UTF8Order.compare(bytes: key, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)) == .equal
         }
     }
 
