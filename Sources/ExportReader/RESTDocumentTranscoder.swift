@@ -267,7 +267,8 @@ private struct Scan {
                 writer.raw("]}}")
             }
             guard closeWrapper(hasValues) else { return false }
-        case .bytesValue where copyCanonicalBytes(into: &writer), .timestampValue where copyCanonicalTimestamp(into: &writer):
+        case .bytesValue where copyCanonical(.bytesValue, into: &writer, if: Base64.isCanonical),
+             .timestampValue where copyCanonical(.timestampValue, into: &writer, if: { Timestamp.hasCanonicalShape($0) && (try? Timestamp(rfc3339: $0)) != nil }):
             break
         default:
             guard let scalar = scalar(kind) else { return false }
@@ -277,34 +278,20 @@ private struct Scan {
         return consume(UInt8(ascii: "}"))
     }
 
-    /// A `bytesValue`'s string copied as it is when it is base64 as the encoder writes it
-    /// (``FirestoreModel/Base64/isCanonical(_:)``), which decoding and encoding would give back;
-    /// false (not moved) for any other form, which is decoded.
-    private mutating func copyCanonicalBytes(into writer: inout JSONWriter) -> Bool {
+    /// A value of type `kind` copied as it is (`{"<kind>":"<text>"}`) when its string's text is
+    /// what the encoder writes for it (`isCanonical`: base64 as ``FirestoreModel/Base64/isCanonical(_:)``
+    /// says, a valid timestamp of ``FirestoreModel/Timestamp/hasCanonicalShape(_:)``), which
+    /// decoding and encoding would give back; false (not moved) for any other form, which is decoded.
+    private mutating func copyCanonical(_ kind: Key, into writer: inout JSONWriter, if isCanonical: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         let start = index
         guard let end = plainStringEnd() else { return false }
-        guard Base64.isCanonical(UnsafeBufferPointer(rebasing: json[(start + 1)..<(end - 1)])) else {
+        guard isCanonical(UnsafeBufferPointer(rebasing: json[(start + 1)..<(end - 1)])) else {
             index = start
             return false
         }
-        writer.raw("{\"bytesValue\":")
-        writer.raw(bytes: UnsafeBufferPointer(rebasing: json[start..<end]))
-        writer.byte(UInt8(ascii: "}"))
-        return true
-    }
-
-    /// A `timestampValue`'s string copied as it is when it is a valid timestamp written as the
-    /// encoder writes one (``FirestoreModel/Timestamp/hasCanonicalShape(_:)``); false (not
-    /// moved) for any other form, which is decoded.
-    private mutating func copyCanonicalTimestamp(into writer: inout JSONWriter) -> Bool {
-        let start = index
-        guard let end = plainStringEnd() else { return false }
-        let text = UnsafeBufferPointer(rebasing: json[(start + 1)..<(end - 1)])
-        guard Timestamp.hasCanonicalShape(text), (try? Timestamp(rfc3339: text)) != nil else {
-            index = start
-            return false
-        }
-        writer.raw("{\"timestampValue\":")
+        writer.raw("{\"")
+        writer.raw(kind.text)
+        writer.raw("\":")
         writer.raw(bytes: UnsafeBufferPointer(rebasing: json[start..<end]))
         writer.byte(UInt8(ascii: "}"))
         return true
