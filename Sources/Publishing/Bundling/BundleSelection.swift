@@ -96,16 +96,9 @@ struct BundleSelection: Sendable {
                 // The bundle's fields: policy was checked to keep every field the query reads, so
                 // the results are the same over the published documents.
                 // One array of the query's name, shared by its results, each moved out of the
-                // query's (taken from its end into its place) rather than copied.
+                // query's rather than copied.
                 let queries = [named.name]
-                var documents = store.evaluate(named.query)
-                let count = documents.count
-                var results = [Selected](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    for position in (0..<count).reversed() {
-                        (buffer.baseAddress! + position).initialize(to: Selected(document: documents.removeLast(), queries: queries))
-                    }
-                    initialized = count
-                }
+                var results = [Selected](movingFrom: store.evaluate(named.query)) { _, document in Selected(document: document, queries: queries) }
                 results.sort(byPath: \.document.path)
                 return results
             })

@@ -49,20 +49,15 @@ struct ShipmentPlanner {
         for index in selections.indices {
             let published = previous?.bundles[selections[index].id]
             let unselected = published.map(selections[index].unselected(in:)) ?? []
-            // The selected documents are moved out of the selection into the entries, each
-            // taken from the end into its place: a copy retains what the document holds and
-            // the array of its queries, which all the results of a query share.
-            var selected = selections[index].documents
+            // The selected documents are moved out of the selection into the entries: a copy
+            // retains what the document holds and the array of its queries, which all the
+            // results of a query share.
+            let selected = selections[index].documents
             selections[index].documents = []
-            let count = selected.count
-            let entries = [ShipmentPlan.Entry](unsafeUninitializedCapacity: count) { buffer, initialized in
-                for position in (0..<count).reversed() {
-                    let (document, queries) = selected.removeLast().parts()
-                    let found = prepared[index][position]
-                    let shipped = versions.shipped(document, fingerprint: found.fingerprint)
-                    (buffer.baseAddress! + position).initialize(to: .existing(shipped, queries: queries, slot: found.slot, fingerprint: found.fingerprint))
-                }
-                initialized = count
+            let entries = [ShipmentPlan.Entry](movingFrom: selected) { position, selected in
+                let (document, queries) = selected.parts()
+                let found = prepared[index][position]
+                return .existing(versions.shipped(document, fingerprint: found.fingerprint), queries: queries, slot: found.slot, fingerprint: found.fingerprint)
             }
             var draft = Draft(selection: selections[index], entries: entries)
             var others: [ShipmentPlan.Entry] = []
