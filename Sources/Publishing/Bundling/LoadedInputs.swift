@@ -104,6 +104,11 @@ struct LoadedInputs: Sendable {
         return slot
     }
 
+    /// What is set aside of the document at `slot`.
+    private func setAside(at slot: Slot) -> DocumentSet.Archived {
+        archived[Int(slot.index)]
+    }
+
     /// `document`, a document of the store, whole: with every field it was read with.
     func whole(_ document: Document) throws(PublishError) -> Document {
         try whole(document, at: try slot(of: document))
@@ -111,7 +116,7 @@ struct LoadedInputs: Sendable {
 
     private func whole(_ document: Document, at slot: Slot) throws(PublishError) -> Document {
         var whole = document
-        whole.fields = try archive.fields(at: archived[Int(slot.index)].position, database: store.database)
+        whole.fields = try archive.fields(at: setAside(at: slot).position, database: store.database)
         return whole
     }
 
@@ -119,7 +124,7 @@ struct LoadedInputs: Sendable {
     /// publishes them, encoded as a bundle carries them: copied from the archive when the policy
     /// publishes it whole.
     func encodedFields(of document: Document, at slot: Slot, as policy: FieldPolicy) throws(PublishError) -> [UInt8] {
-        guard policy.rule(forDocument: document.path) != nil else { return try archive.encodedFields(at: archived[Int(slot.index)].position) }
+        guard policy.rule(forDocument: document.path) != nil else { return try archive.encodedFields(at: setAside(at: slot).position) }
         var writer = JSONWriter()
         policy.apply(to: try whole(document, at: slot)).fields.encodeFields(into: &writer)
         return writer.bytes
@@ -128,14 +133,14 @@ struct LoadedInputs: Sendable {
     /// The byte count of ``encodedFields(of:at:as:)``, known without reading the archive when
     /// the policy publishes the document whole (else its narrowed fields are encoded to count them).
     func encodedFieldsCount(of document: Document, at slot: Slot, as policy: FieldPolicy) throws(PublishError) -> Int {
-        guard policy.rule(forDocument: document.path) != nil else { return archived[Int(slot.index)].position.length }
+        guard policy.rule(forDocument: document.path) != nil else { return setAside(at: slot).position.length }
         return try encodedFields(of: document, at: slot, as: policy).count
     }
 
     /// The ``DocumentFingerprint`` of `document`, a document of the store set aside at `slot`,
     /// as `policy` publishes it: found as it was set aside when published whole, else computed here.
     func fingerprint(of document: Document, at slot: Slot, as policy: FieldPolicy) throws(PublishError) -> DocumentFingerprint {
-        if policy.rule(forDocument: document.path) == nil, let known = archived[Int(slot.index)].fingerprint { return known }
+        if policy.rule(forDocument: document.path) == nil, let known = setAside(at: slot).fingerprint { return known }
         return DocumentFingerprint.of(createTime: document.createTime, encodedFields: try encodedFields(of: document, at: slot, as: policy))
     }
 
@@ -147,7 +152,7 @@ struct LoadedInputs: Sendable {
         guard policy.rule(forDocument: document.path) == nil else {
             return ExposureScan.candidates(in: policy.apply(to: try whole(document, at: slot)).fields, names: &names)
         }
-        return archived[Int(slot.index)].exposure.map { candidates[Int($0)] }
+        return setAside(at: slot).exposure.map { candidates[Int($0)] }
     }
 
     /// `config` with its named queries resolved against these inputs (snapshot time, cursors at
@@ -182,8 +187,8 @@ struct LoadedInputs: Sendable {
     private mutating func keep(_ fields: [FieldPath]) throws(BuildError) {
         assert(slots.count == store.count, "a document the store holds was not set aside")
         var widened = DocumentStore(database: store.database)
-        let offset = { [slots, archived] (path: ResourcePath) in archived[Int(slots[path]!.index)].position.offset }
-        for path in slots.keys.sorted(by: { offset($0) < offset($1) }) {
+        let offsets = slots.mapValues { setAside(at: $0).position.offset }
+        for path in slots.keys.sorted(by: { offsets[$0]! < offsets[$1]! }) {
             var document: Document
             do throws(PublishError) { document = try whole(store.document(at: path)!) } catch { throw .publish(error) }
             document.fields = document.fields.keepingOnly(fields)
