@@ -129,7 +129,8 @@ struct BundleSelection: Sendable {
         return selections
     }
 
-    /// `earlier` and `later`, each in key order, as one array in key order with each path once:
+    /// `earlier` (what was merged so far: each path once) and `later`, each in key order, as one
+    /// array in key order with each path once:
     /// a path in both keeps `earlier`'s place and adds `later`'s queries after its own, so a
     /// document's queries come in config order whatever the overlap, and memory holds the
     /// documents selected so far and one query's results, never every appearance of each.
@@ -144,6 +145,9 @@ struct BundleSelection: Sendable {
         // out would copy all the rest.
         var earlier = consume earlier
         var later = consume later
+        // `earlier` is what was merged so far, each path once: with nothing to add it stays as
+        // it is (walking a million documents to move each into its own place took 0.27 s).
+        if later.isEmpty { return earlier }
         // A bundle's first query merges into nothing: results in strictly increasing key order
         // (so each path once) stay as they are.
         if earlier.isEmpty, strictlyIncreasing(later) { return later }
