@@ -236,7 +236,13 @@ private struct EncodedFieldsScan {
             end += 1
         }
         guard end < bytes.count else { return nil }
-        guard !escaped || at else {
+        guard escaped else {
+            // Plain, its text is what was just walked: judged as it is, not walked again.
+            let text = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
+            index = end + 1
+            return .some(SensitiveValue.looking(like: text))
+        }
+        guard at else {
             index = end + 1
             return .some(nil)
         }
