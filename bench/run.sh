@@ -27,33 +27,16 @@ set -euo pipefail
 N=${1:-100000}
 [[ $N =~ ^[0-9]+$ && $N -gt 0 ]] || { echo "usage: bench/run.sh [N]   (N: positive document count, default 100000)" >&2; exit 2; }
 
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 BENCH=$REPO/bench
-SHARED=${SHARED:-$REPO/../shared}
-CACHE=${BENCH_CACHE:-${TMPDIR:-/tmp}/bundlepress-bench}
-BIN=$REPO/.build/release/bundlepress
-TIME=/usr/bin/time
-
-say() { printf '\n==> %s\n' "$*" >&2; }
-die() { printf 'bench/run.sh: %s\n' "$*" >&2; exit 1; }
-
-[[ -x $TIME ]] || die "$TIME not found (Debian/Ubuntu: apt-get install time)"
 command -v python3 >/dev/null || die "python3 is needed (export generator and report)"
 
 # --- 1. the export -------------------------------------------------------------------------
-mkdir -p "$CACHE"
 if [[ -n ${EXPORT:-} ]]; then
   [[ -f $EXPORT ]] || die "EXPORT=$EXPORT does not exist"
   EXPORT=$(cd "$(dirname "$EXPORT")" && pwd)/$(basename "$EXPORT")
 else
-  EXPORT=$CACHE/export-$N.ndjson
-  if [[ ! -s $EXPORT ]]; then
-    GEN=$SHARED/bench/gen_export.py
-    [[ -f $GEN ]] || die "no cached export $EXPORT and no generator at $GEN; set SHARED=/path/to/shared or EXPORT=/path/to/export.ndjson"
-    say "generating $N documents -> $EXPORT (once per N)"
-    python3 "$GEN" "$N" "$EXPORT.tmp.$$" --format ndjson
-    mv "$EXPORT.tmp.$$" "$EXPORT"
-  fi
+  EXPORT=$(cached_export "$N")
 fi
 EXPORT_BYTES=$(stat -c %s "$EXPORT")
 

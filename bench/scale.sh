@@ -21,28 +21,9 @@ LARGE=${3:-1000000}
 [[ $ROUNDS =~ ^[0-9]+$ && $ROUNDS -gt 0 && $SMALL =~ ^[0-9]+$ && $LARGE =~ ^[0-9]+$ && $SMALL -gt 0 && $LARGE -gt $SMALL ]] ||
   { echo "usage: bench/scale.sh [ROUNDS] [SMALL] [LARGE]  (LARGE > SMALL > 0)" >&2; exit 2; }
 
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-SHARED=${SHARED:-$REPO/../shared}
-CACHE=${BENCH_CACHE:-${TMPDIR:-/tmp}/bundlepress-bench}
-BIN=$REPO/.build/release/bundlepress
-TIME=/usr/bin/time
-die() { printf 'bench/scale.sh: %s\n' "$*" >&2; exit 1; }
-[[ -x $TIME ]] || die "$TIME not found (Debian/Ubuntu: apt-get install time)"
-
-# The cached export of $1 documents, generated once.
-export_of() {
-  local docs=$1 export=$CACHE/export-$1.ndjson
-  if [[ ! -s $export ]]; then
-    local gen=$SHARED/bench/gen_export.py
-    [[ -f $gen ]] || die "no export $export and no generator at $gen (set SHARED or BENCH_CACHE)"
-    mkdir -p "$CACHE"
-    python3 "$gen" "$docs" "$export.tmp.$$" --format ndjson >&2
-    mv "$export.tmp.$$" "$export"
-  fi
-  printf '%s\n' "$export"
-}
-SMALL_EXPORT=$(export_of "$SMALL")
-LARGE_EXPORT=$(export_of "$LARGE")
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+SMALL_EXPORT=$(cached_export "$SMALL")
+LARGE_EXPORT=$(cached_export "$LARGE")
 [[ ${SKIP_BUILD:-0} == 1 ]] || (cd "$REPO" && swift build -c release --product bundlepress >&2)
 
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/bundlepress-scale.XXXXXX")

@@ -16,21 +16,11 @@ DOCS=${1:-1000000}
 SHARDS=${2:-8}
 [[ $DOCS =~ ^[0-9]+$ && $SHARDS =~ ^[0-9]+$ && $SHARDS -gt 0 ]] || { echo "usage: bench/shards.sh [DOCS] [SHARDS]" >&2; exit 2; }
 
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-SHARED=${SHARED:-$REPO/../shared}
-CACHE=${BENCH_CACHE:-${TMPDIR:-/tmp}/bundlepress-bench}
-BIN=$REPO/.build/release/bundlepress
-TIME=/usr/bin/time
-die() { printf 'bench/shards.sh: %s\n' "$*" >&2; exit 1; }
-[[ -x $TIME ]] || die "$TIME not found (Debian/Ubuntu: apt-get install time)"
-
-EXPORT=${EXPORT:-$CACHE/export-$DOCS.ndjson}
-if [[ ! -s $EXPORT ]]; then
-  GEN=$SHARED/bench/gen_export.py
-  [[ -f $GEN ]] || die "no export $EXPORT and no generator at $GEN (set SHARED or EXPORT)"
-  mkdir -p "$CACHE"
-  python3 "$GEN" "$DOCS" "$EXPORT.tmp.$$" --format ndjson
-  mv "$EXPORT.tmp.$$" "$EXPORT"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+if [[ -n ${EXPORT:-} ]]; then
+  [[ -s $EXPORT ]] || die "EXPORT=$EXPORT does not exist"
+else
+  EXPORT=$(cached_export "$DOCS")
 fi
 [[ ${SKIP_BUILD:-0} == 1 ]] || (cd "$REPO" && swift build -c release >&2)
 
