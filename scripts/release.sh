@@ -18,12 +18,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 echo "== static libraries"
-# The C and C++ libraries the build links by name: -lz (CZlib, through pkg-config zlib), -ldeflate
-# (CLibdeflate, through pkg-config libdeflate) and -lstdc++ (swift-crypto's BoringSSL, the Swift
-# runtime). A directory holding only their .a files, searched first, makes the linker take the
-# archives instead of the shared objects: -L for libstdc++, and a zlib.pc and a libdeflate.pc whose
-# -L names it (SwiftPM puts pkg-config's flags first on the link line). The debug build and
-# `swift test` are untouched: they link libz.so and libdeflate.so.
+# The C and C++ libraries the build links by name: -lz (CZlib, through pkg-config zlib) and
+# -lstdc++ (swift-crypto's BoringSSL, the Swift runtime). A directory holding only their .a files,
+# searched first, makes the linker take the archives instead of the shared objects: -L for
+# libstdc++, and a zlib.pc whose -L names it (SwiftPM puts pkg-config's flags first on the link
+# line). libdeflate, which a source build finds at run time (CLibdeflate), is linked in whole:
+# CLibdeflate's weak references then find it in the binary. The debug build and `swift test` are
+# untouched: they link libz.so and load libdeflate.so.0 when the machine has it.
 # A fixed place, so the flags (and with them the build) stay the same from one release to the next.
 link=$repository/.build/release-link
 rm -rf "$link"
@@ -37,7 +38,7 @@ for archive in libz.a libdeflate.a libstdc++.a; do
     ln -s "$(readlink -f "$found")" "$link/static/$archive"
     echo "$archive: $(readlink -f "$found")"
 done
-for package in zlib:z libdeflate:deflate; do
+for package in zlib:z; do
     printf 'Name: %s\nDescription: %s, static (scripts/release.sh)\nVersion: %s\nLibs: -L%s -l%s\nCflags: %s\n' \
         "${package%%:*}" "${package%%:*}" "$(pkg-config --modversion "${package%%:*}")" "$link/static" "${package#*:}" \
         "$(pkg-config --cflags "${package%%:*}")" > "$link/pkgconfig/${package%%:*}.pc"
@@ -47,7 +48,8 @@ gcc -O2 -fPIC -Wall -Werror -c scripts/release/glibc-compat.c -o "$link/glibc-co
 echo "== swift build -c release --static-swift-stdlib"
 # --disable-local-rpath: no RUNPATH ($ORIGIN) in the binary; nothing is loaded from beside it.
 build=(swift build -c release --product bundlepress --static-swift-stdlib --disable-local-rpath
-    -Xswiftc -L"$link/static" -Xlinker "$link/glibc-compat.o")
+    -Xswiftc -L"$link/static" -Xlinker "$link/glibc-compat.o"
+    -Xlinker --whole-archive -Xlinker "$link/static/libdeflate.a" -Xlinker --no-whole-archive)
 PKG_CONFIG_PATH=$link/pkgconfig nice -n 10 "${build[@]}"
 binary="$("${build[@]}" --show-bin-path)/bundlepress"
 
@@ -58,6 +60,13 @@ oldest=2.34
 if [[ $(printf '%s\n' "$oldest" "$glibc" | sort -V | tail -1) != "$oldest" ]]; then
     echo "release: the binary needs glibc $glibc, newer than the $oldest the README promises:" \
         "give scripts/release/glibc-compat.c the symbols (objdump -T shows them) or change the README" >&2
+    exit 1
+fi
+echo "== libdeflate linked in"
+# The example site built by the release binary: its .gz copies come from the libdeflate it carries.
+"$binary" build --verbose --config pipeline.yml --output "$work/site" --previous none | tee "$work/build.log"
+if ! grep -q '^Compressor: libdeflate (linked in)' "$work/build.log"; then
+    echo "release: the binary does not carry libdeflate (see the Compressor line above)" >&2
     exit 1
 fi
 version=$("$binary" --version)

@@ -68,6 +68,9 @@ struct Build: ParsableCommand {
     @Flag(help: "Print the build report as JSON on standard output.")
     var json = false
 
+    @Flag(name: .shortAndLong, help: "After the summary, print how long each stage took and what compressed the .gz copies.")
+    var verbose = false
+
     @Flag(name: .customLong("dry-run"), help: "Build in memory and report what would change, writing nothing (not even the lock).")
     var dryRun = false
 
@@ -105,6 +108,7 @@ struct Build: ParsableCommand {
     var merge: [String] = []
 
     func validate() throws {
+        if verbose && (quiet || json) { throw ValidationError("--verbose adds to the summary, which \(quiet ? "--quiet" : "--json") leaves out") }
         if shard != nil {
             guard partial != nil else { throw ValidationError("--shard needs --partial DIR: where the map task writes its partial") }
             for (given, name) in [(dryRun, "--dry-run"), (force, "--force"), (snapshotTime != nil, "--snapshot-time"), (!merge.isEmpty, "--merge")] where given {
@@ -162,6 +166,7 @@ struct Build: ParsableCommand {
             try printJSON(report)
         } else if !quiet {
             print(report.summary())
+            if verbose { print(report.details(gzipLevel: pipeline.gzipLevel)) }
         }
         if !quiet {
             for warning in report.warnings { terminal.warning(warning) }

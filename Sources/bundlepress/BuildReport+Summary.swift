@@ -20,6 +20,12 @@ extension BuildReport {
         return lines.joined(separator: "\n")
     }
 
+    /// What `build --verbose` adds: the stages' times and the compressor.
+    func details(gzipLevel: Int) -> String {
+        let stages = "read \(String(format: "%.2f", timings.read)) s, bundles \(String(format: "%.2f", timings.bundles)) s, publish \(String(format: "%.2f", timings.publish)) s"
+        return "Stages: \(stages)\nCompressor: \(compressor), gzip_level \(gzipLevel)"
+    }
+
     /// The line of totals: bundles by status, inputs, sizes, times and the manifest.
     var totals: String {
         if upToDate {

@@ -65,6 +65,8 @@ struct CLITests {
         #expect(report["removedBundles"] as? [String] == [])
         #expect(report["dryRun"] as? Bool == false)
         #expect((report["timings"] as? [String: Double])?.keys.sorted() == ["bundles", "publish", "read"])
+        let compressor = try #require(report["compressor"] as? String)
+        #expect(compressor.hasPrefix("libdeflate (") || compressor.hasPrefix("zlib 1."), "\(compressor)")
         #expect(bundles.allSatisfy { $0["maxBytes"] as? Int == 1_000_000 })
         let entries = try example.manifestBundles()
         for (bundle, entry) in zip(bundles, entries) {
@@ -88,6 +90,23 @@ struct CLITests {
         #expect(text.stdout.contains("Built 8 bundles (0 new, 0 changed, 8 unchanged, 0 removed) from 536 documents"), "\(text)")
         #expect(text.stdout.hasSuffix("manifest.json (unchanged)\n"), "\(text)")
         #expect(text.stdout.components(separatedBy: "(unchanged)").count - 1 == exampleBundleIDs.count + 1, "\(text)")
+    }
+
+    /// `--verbose` adds the stages' times and the compressor to the summary; it has nothing to add
+    /// to `--quiet` or `--json`.
+    @Test func verboseNamesTheStagesAndTheCompressor() throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        let result = try example.run("build", "--verbose")
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.dropLast(2).last?.hasPrefix("Built 8 bundles (8 new, ") == true, "\(result)")
+        #expect(lines.dropLast().last?.wholeMatch(of: /Stages: read \d+\.\d\d s, bundles \d+\.\d\d s, publish \d+\.\d\d s/) != nil, "\(result)")
+        #expect(lines.last?.wholeMatch(of: /Compressor: (libdeflate \(.+\)|zlib 1\.[0-9.]+), gzip_level 6/) != nil, "\(result)")
+        for other in ["--quiet", "--json"] {
+            let refused = try example.run("build", "--verbose", other)
+            #expect(refused.status == 64 && refused.stderr.contains("--verbose adds to the summary, which \(other) leaves out"), "\(refused)")
+        }
     }
 
     @Test func outputOption() throws {

@@ -1,16 +1,16 @@
 import CZlib
 import ParallelWork
 
-/// Compresses a stream into one gzip member on several threads, pigz-style, with libdeflate, and
-/// output that is byte-identical whatever the thread count and however the input is cut into
-/// `append` calls.
+/// Compresses a stream into one gzip member on several threads, pigz-style, with libdeflate
+/// (or zlib where the process has no libdeflate: ``DeflateEngine``), and output that is
+/// byte-identical whatever the thread count and however the input is cut into `append` calls.
 ///
-/// The input is cut into fixed-size blocks (default 2 MiB), each compressed on its own by
-/// libdeflate and joined into one deflate stream (``DeflateSegment``); their CRC-32s are combined
+/// The input is cut into fixed-size blocks (default 2 MiB), each compressed on its own by the
+/// engine and joined into one deflate stream (``DeflateSegment``); their CRC-32s are combined
 /// with `crc32_combine`. A block's bytes depend only on its input, so threads change the speed,
 /// never the output. Blocks that do not share their history cost a little size: on the benchmark's
-/// 158 MB bundle, 2 MiB blocks at level 6 are 0.65 % larger than zlib's level 9 on one thread
-/// (`gzip -9`), 1 MiB blocks 0.9 %, and level 7 is 0.5 % smaller.
+/// 158 MB bundle, 2 MiB blocks at libdeflate's level 6 are 0.65 % larger than zlib's level 9 on
+/// one thread (`gzip -9`), 1 MiB blocks 0.9 %, and level 7 is 0.5 % smaller.
 ///
 /// Blocks compress in the background, each on a thread of its own as soon as more input shows
 /// it is not the last: `append` starts them and returns to its caller, which goes on (encoding,
@@ -24,9 +24,11 @@ import ParallelWork
 /// A reference type holding the pending input; use one instance from one thread at a time, and
 /// none after it has thrown (its stream is then incomplete).
 public final class ParallelGzipCompressor {
-    /// libdeflate's levels: 1 is fastest, 6 its default, 9 about zlib's 9, 10–12 slower and smaller.
+    /// libdeflate's levels: 1 is fastest, 6 its default, 9 about zlib's 9, 10–12 slower and smaller
+    /// (zlib takes them as 9).
     public static let levels: ClosedRange<Int32> = 0...12
 
+    public let engine: DeflateEngine
     public let level: Int32
     public let blockSize: Int
     public let threads: Int
@@ -48,9 +50,11 @@ public final class ParallelGzipCompressor {
     ///   - blockSize: bytes per independently compressed block (≥ 64 KiB); part of the output
     ///     format, so keep it fixed for reproducible files.
     ///   - threads: worker threads (default: every active core).
-    public init(level: Int32 = 6, blockSize: Int = 2 << 20, threads: Int = Processors.online) throws(GzipError) {
+    ///   - engine: what deflates the blocks (default: the fastest this process has).
+    public init(level: Int32 = 6, blockSize: Int = 2 << 20, threads: Int = Processors.online, engine: DeflateEngine = .fastest) throws(GzipError) {
         guard Self.levels.contains(level) else { throw GzipError(message: "compression level \(level) is not in 0…12") }
         guard blockSize >= 1 << 16 else { throw GzipError(message: "block size \(blockSize) is smaller than 64 KiB") }
+        self.engine = engine
         self.level = level
         self.blockSize = blockSize
         self.threads = max(1, threads)
@@ -95,8 +99,10 @@ public final class ParallelGzipCompressor {
     }
 
     /// Compresses complete input into one gzip member.
-    public static func compress(_ input: [UInt8], level: Int32 = 6, blockSize: Int = 2 << 20, threads: Int = Processors.online) throws(GzipError) -> [UInt8] {
-        let compressor = try ParallelGzipCompressor(level: level, blockSize: blockSize, threads: threads)
+    public static func compress(
+        _ input: [UInt8], level: Int32 = 6, blockSize: Int = 2 << 20, threads: Int = Processors.online, engine: DeflateEngine = .fastest
+    ) throws(GzipError) -> [UInt8] {
+        let compressor = try ParallelGzipCompressor(level: level, blockSize: blockSize, threads: threads, engine: engine)
         return try compressor.append(input) + compressor.finish()
     }
 
@@ -107,7 +113,7 @@ public final class ParallelGzipCompressor {
     }
 
     /// The 10-byte header once: no name, mtime 0, XFL as libdeflate's own gzip header sets it
-    /// (2: slowest, from level 8; 4: fastest, below 2), OS 3 (Unix).
+    /// (2: slowest, from level 8; 4: fastest, below 2) whatever the engine, OS 3 (Unix).
     private func header() -> [UInt8] {
         guard !wroteHeader else { return [] }
         wroteHeader = true
@@ -119,14 +125,14 @@ public final class ParallelGzipCompressor {
     /// after collecting the oldest block in flight if as many as the cores and one more are.
     private func start(_ block: consuming [UInt8], endsStream: Bool) throws(GzipError) -> [UInt8] {
         let output = inFlight.count > threads ? try collectOldest() : []
-        let level = level
+        let (level, engine) = (level, engine)
         // The buffer goes in a box the thread reads it from, not in the thread's closure: the
         // closure outlives the result by a moment, and a buffer it still held would be copied
         // when used again.
         let input = HandedBuffer()
         input.bytes = consume block
         inFlight.append((BackgroundMap(count: 1) { _ in
-            Result { () throws(GzipError) in try DeflateSegment.compress(input.bytes, level: level, last: endsStream) }
+            Result { () throws(GzipError) in try engine.segment(input.bytes, level: level, last: endsStream) }
         }, input))
         return output
     }

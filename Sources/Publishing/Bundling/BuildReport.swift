@@ -80,6 +80,9 @@ public struct BuildReport: Sendable, Codable, Equatable {
     /// Wall-clock seconds of the whole build.
     public var seconds: Double
     public var timings: Timings
+    /// What compressed the `.gz` copies this build wrote: `libdeflate (linked in)`,
+    /// `libdeflate (libdeflate.so.0)`, or `zlib 1.2.13` where the process has no libdeflate.
+    public var compressor: String
 
     public var totalBytes: Int { bundles.reduce(0) { $0 + $1.bytes } }
     public var totalGzipBytes: Int { bundles.reduce(0) { $0 + $1.gzipBytes } }

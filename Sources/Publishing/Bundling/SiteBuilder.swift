@@ -226,7 +226,8 @@ public struct SiteBuilder: Sendable {
             retention: BuildReport.Retention(retained: retention.retained, deleted: retention.deleted),
             budgetWarnings: violations, exposure: exposure, warnings: warnings, dryRun: dryRun, outputDirectory: outputDirectory,
             seconds: (finished - started).seconds,
-            timings: BuildReport.Timings(read: (read - started).seconds, bundles: (bundlesBuilt - read).seconds, publish: (finished - bundlesBuilt).seconds))
+            timings: BuildReport.Timings(read: (read - started).seconds, bundles: (bundlesBuilt - read).seconds, publish: (finished - bundlesBuilt).seconds),
+            compressor: DeflateEngine.fastest.description)
         if let sources {
             do throws(PublishError) {
                 try BuildRecord(fingerprint: BuildFingerprint(sources: sources, site: BuildFingerprint.site(outputDirectory: outputDirectory)), report: report)
