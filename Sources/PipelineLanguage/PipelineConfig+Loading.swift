@@ -9,7 +9,7 @@ extension PipelineConfig {
     static let topLevelKeys = [
         "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
         "retention", "budgets", "leavers", "previous", "fields", "redact", "exposure",
-        "headers", "cors",
+        "headers", "cors", "warnings",
     ]
 
     /// The keys of an `inputs:` item written as a mapping.
@@ -118,6 +118,13 @@ extension PipelineConfig {
         let retention = try top["retention"].map(RetentionPolicy.parse) ?? .default
         let leavers = try top["leavers"].map(LeaverPolicy.parse) ?? .default
         let exposure = try top["exposure"].map(ExposurePolicy.parse) ?? .default
+        let warnings = try top["warnings"].map { node throws(ConfigError) -> WarningMode in
+            let text = try node.string()
+            guard let mode = WarningMode(rawValue: text) else {
+                throw node.error("warnings must be one of \(WarningMode.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(text)\"")
+            }
+            return mode
+        } ?? .warn
         let previous = try top["previous"].map { node throws(ConfigError) -> PreviousSite in
             let text = try node.string()
             do throws(PreviousSiteError) {
@@ -180,6 +187,7 @@ extension PipelineConfig {
         config.leavers = leavers
         config.fieldPolicy = fieldPolicy
         config.exposure = exposure
+        config.warnings = warnings
         config.previous = previous
         config.budgets = budgets
         config.headerPolicy = try HeaderPolicyParser.parse(headers: top["headers"], cors: top["cors"])
@@ -251,7 +259,9 @@ extension PipelineConfig {
                 throw keyNode.error("named query name \"\(name)\" is not valid: \(Identifier.rule)")
             }
             let query = try queryParser.parse(queryNode)
-            queries.append(NamedQuerySpec(name: name, query: query, location: keyNode.location, cursorDocuments: try queryParser.cursorDocuments(of: queryNode)))
+            var spec = NamedQuerySpec(name: name, query: query, location: keyNode.location, cursorDocuments: try queryParser.cursorDocuments(of: queryNode))
+            spec.fieldMentions = queryParser.fieldMentions(of: queryNode)
+            queries.append(spec)
         }
         if documents.isEmpty && queries.isEmpty {
             throw node.error("bundle \"\(id)\" has neither documents nor queries; it would be empty")

@@ -70,6 +70,29 @@ struct QueryConfigParser {
         return documents
     }
 
+    /// Where the query at `node` (one ``parse(_:)`` took) names its fields: each filter's
+    /// field in the order written (groups' members in place), then each `order_by` field.
+    func fieldMentions(of node: ConfigNode) -> [FieldMention] {
+        guard let entry = try? node.mapping(allowed: Self.keys), !entry.contains("structured_query") else { return [] }
+        var mentions: [FieldMention] = []
+        func filter(_ node: ConfigNode) {
+            if case .mapping = node.node {
+                for (_, _, members) in (try? node.namedEntries()) ?? [] {
+                    for member in (try? members.sequence()) ?? [] { filter(member) }
+                }
+                return
+            }
+            guard let parts = try? node.sequence(), let first = parts.first, let field = try? first.fieldPath() else { return }
+            mentions.append(FieldMention(field: field, role: .filter, location: first.location))
+        }
+        for item in (try? entry["where"]?.sequence()) ?? [] { filter(item) }
+        for item in entry["order_by"]?.sequenceOrSingle() ?? [] {
+            let fieldNode = (try? item.sequence())?.first ?? item
+            if let field = try? fieldNode.fieldPath() { mentions.append(FieldMention(field: field, role: .orderBy, location: fieldNode.location)) }
+        }
+        return mentions
+    }
+
     private func parseFriendly(_ entry: ConfigMapping) throws(ConfigError) -> Query {
         var query = try parseSource(entry)
         if let whereNode = entry["where"] {

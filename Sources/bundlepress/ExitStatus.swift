@@ -31,7 +31,7 @@ enum ExitStatus {
     static let ioError = ExitCode(74)
     /// Another build holds the output's lock (EX_TEMPFAIL: try again later).
     static let lockHeld = ExitCode(75)
-    /// pipeline.yml is invalid.
+    /// pipeline.yml is invalid, or (with `warnings: error`) does not fit the data.
     static let configError = ExitCode(78)
 
     /// 66 for an export that cannot be opened, 65 for one that is not valid.
@@ -44,7 +44,7 @@ enum ExitStatus {
 
     static func code(for error: BuildError) -> ExitCode {
         switch error {
-        case .config: return configError
+        case .config, .dataCheck: return configError
         case .noInputFiles: return noInput
         case .input(let inputError): return code(for: inputError)
         case .data, .bundle, .partials: return dataError

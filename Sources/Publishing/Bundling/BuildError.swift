@@ -25,6 +25,8 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case budgetExceeded([BudgetViolation])
     /// Bundles publish fields that look like personal data or secrets (with `exposure.mode: fail`).
     case exposure([ExposureFinding])
+    /// The config does not fit the data (with `warnings: error`).
+    case dataCheck([DataWarning])
     /// The partials of a sharded build cannot be merged: one is missing, damaged, or from
     /// another pipeline or binary.
     case partials(String)
@@ -48,6 +50,8 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
             return violations.map(\.description).joined(separator: "\n") + "\nnothing was published (set budgets.mode: warn to publish anyway)"
         case .exposure(let findings):
             return findings.map(\.description).joined(separator: "\n") + "\nnothing was published (exposure.mode: fail)"
+        case .dataCheck(let warnings):
+            return warnings.map(\.description).joined(separator: "\n") + "\nnothing was published (warnings: error)"
         case .partials(let message): return "cannot merge the partials: \(message)"
         }
     }
