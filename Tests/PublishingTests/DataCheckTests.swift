@@ -103,6 +103,22 @@ import Testing
         #expect(report.dataWarnings.first?.kind == .noResults)
     }
 
+    @Test func cursorsAndCollectionGroupsAreCheckedToo() throws {
+        let (report, file) = try Self.built(Self.config("""
+                  from-date:
+                    collection: stories
+                    order_by: [[publishedAt, desc]]
+                    start_after: ["2024-06-01"]
+                  comments:
+                    collection_group: comments
+                    order_by: [txt]
+            """))
+        #expect(report.dataWarnings.map(\.description) == [
+            "\(file):10:21: bundle \"news\", query \"from-date\": a cursor compares \"publishedAt\" with a string (\"2024-06-01\"), but in collection \"stories\" it holds null and timestamps (!timestamp)",
+            "\(file):14:20: bundle \"news\", query \"comments\": no document of collection group \"comments\" has the field \"txt\" (in order_by); did you mean \"text\"?",
+        ])
+    }
+
     @Test func fieldRulesAreCheckedToo() throws {
         let (report, file) = try Self.built(Self.config("""
                   authors:
