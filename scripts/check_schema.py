@@ -32,6 +32,7 @@ leavers: {keep: 7d}
 retention: {builds: 3, min_age: 2h}
 budgets: {max_bundle_bytes: 2MB, mode: warn}
 exposure: {mode: warn}
+warnings: warn
 redact: {authors: [email, social.mastodon]}
 headers:
   - source: /index.html
@@ -98,6 +99,7 @@ REFUSED = {
     "a filter with two items": "project: demo\ninputs: [exports/*.ndjson]\nbundles: [{id: a, queries: {q: {collection: stories, where: [[score, 3]]}}}]\n",
     "limit zero": "project: demo\ninputs: [exports/*.ndjson]\nbundles: [{id: a, queries: {q: {collection: stories, limit: 0}}}]\n",
     "an unknown exposure mode": "project: demo\nexposure: {mode: block}\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
+    "an unknown warnings mode": "project: demo\nwarnings: fail\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
     "cors: true": "project: demo\ncors: true\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
     "an unknown input format": "project: demo\ninputs: [{path: exports/a.json, format: csv}]\nbundles: [{id: a}]\n",
 }

@@ -21,6 +21,18 @@ public struct SiteWatcher: Sendable {
         case built(BuildReport, config: PipelineConfig)
         /// The config did not load or the build failed; the message says where and why.
         case failed(String)
+        /// Another process (`holder`, when its lock file says) holds the output's build lock:
+        /// this build changed nothing, and what that one publishes is what is served.
+        case otherBuildRunning(holder: String?)
+
+        /// What a build's outcome is, as an event.
+        static func of(_ outcome: Result<BuildReport, BuildError>, config: PipelineConfig) -> Event {
+            switch outcome {
+            case .success(let report): return .built(report, config: config)
+            case .failure(.locked(_, let holder)): return .otherBuildRunning(holder: holder.map(String.init(describing:)))
+            case .failure(let error): return .failed(error.description)
+            }
+        }
     }
 
     /// The pipeline config.
@@ -92,9 +104,9 @@ public struct SiteWatcher: Sendable {
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 do throws(BuildError) {
-                    continuation.resume(returning: .built(try builder.build(), config: config))
+                    continuation.resume(returning: .of(.success(try builder.build()), config: config))
                 } catch {
-                    continuation.resume(returning: .failed(error.description))
+                    continuation.resume(returning: .of(.failure(error), config: config))
                 }
             }
         }

@@ -81,17 +81,18 @@ public enum StarterConfig {
             let hidden = Set(sensitive.first { $0.collection == id }?.fields ?? [])
             lines.append("  # \(id): \(plural(collection.documents, "document")); \(fieldSummary(collection, hiding: hidden))")
             lines += ["  - id: \(quoted(bundle))", "    queries:"]
+            let filter = publishFilter(collection, excluding: hidden)
             if let field = newestFirstField(collection, excluding: hidden) {
                 let missing = collection.documents - field.documents
-                lines += [
-                    "      \(quoted(bundle + "-latest")):",
-                    "        \(key): \(quoted(id))",
-                    "        order_by: [[\(quoted(field.path)), desc]]  # its most common timestamp field"
-                        + (missing > 0 ? "; the \(plural(missing, "document")) without it cannot match" : ""),
-                    "        limit: 20",
-                ]
+                lines += ["      \(quoted(bundle + "-latest")):", "        \(key): \(quoted(id))"] + filter
+                lines.append("        order_by: [[\(quoted(field.path)), desc]]  # its most common timestamp field"
+                    + (missing > 0 ? "; the \(plural(missing, "document")) without it cannot match" : ""))
+                if field.types.contains("null") {
+                    lines.append("        # some documents hold null there (drafts?): they sort after every time, descending")
+                }
+                lines.append("        limit: 20")
             } else {
-                lines += ["      \(quoted(bundle + "-first")):", "        \(key): \(quoted(id))", "        limit: 20  # in document id order"]
+                lines += ["      \(quoted(bundle + "-first")):", "        \(key): \(quoted(id))"] + filter + ["        limit: 20  # in document id order"]
             }
         }
         let groups = survey.collections.filter { !survey.topLevelCollections.contains($0.collection) }
@@ -114,13 +115,44 @@ public enum StarterConfig {
     }
 
     /// The top-level timestamp field most documents carry (only timestamps), ties by path.
+    /// The most common top-level timestamp field, nulls allowed (drafts not yet published
+    /// often hold null there; ordered descending, they come last).
     private static func newestFirstField(_ collection: ExposureReport.CollectionExposure, excluding hidden: Set<String>) -> ExposureReport.FieldExposure? {
         collection.fields
-            .filter { $0.types == ["timestamp"] && !$0.path.contains(".") && !hidden.contains($0.path) }
+            .filter { ($0.types == ["timestamp"] || $0.types == ["null", "timestamp"]) && !$0.path.contains(".") && !hidden.contains($0.path) }
             .max { ($0.documents, $1.path) < ($1.documents, $0.path) }
     }
 
     /// `title (string, 24), tags (array, 20), …`: the top-level fields, most common first.
+    /// The fields whose names say whether a document is published, and the filter to keep
+    /// what is, by the type the field holds.
+    private static let publishFields: [(name: String, boolean: String, string: String?)] = [
+        ("published", "true", "published"), ("status", "true", "published"), ("visibility", "true", "public"),
+        ("isPublished", "true", nil), ("public", "true", nil), ("draft", "false", nil),
+    ]
+
+    /// A `where:` filter on a publish-like field, commented out, with why: without it drafts
+    /// ship too. Empty when the collection has no such field.
+    private static func publishFilter(_ collection: ExposureReport.CollectionExposure, excluding hidden: Set<String>) -> [String] {
+        for candidate in publishFields {
+            guard let field = collection.fields.first(where: { $0.path.lowercased() == candidate.name.lowercased() && !hidden.contains($0.path) }) else { continue }
+            let value: String
+            if field.types == ["boolean"] {
+                value = candidate.boolean
+            } else if field.types == ["string"], let string = candidate.string {
+                value = quoted(string)
+            } else {
+                continue
+            }
+            return [
+                "        # \(quoted(field.path)) looks like it says what is published: without a filter on it, drafts are public",
+                "        # too. Uncomment (and check the value) to publish only what is:",
+                "        # where: [[\(quoted(field.path)), ==, \(value)]]",
+            ]
+        }
+        return []
+    }
+
     private static func fieldSummary(_ collection: ExposureReport.CollectionExposure, hiding hidden: Set<String>) -> String {
         let fields = collection.fields.filter { !$0.path.contains(".") && !hidden.contains($0.path) }
             .sorted { ($0.documents, $1.path) > ($1.documents, $0.path) }

@@ -33,6 +33,24 @@ public struct ExportConverter: Sendable {
     }
 
     /// The documents as REST `Document` NDJSON, sorted by name (Firestore's order).
+    /// The databases the exports at `paths` name (managed and emulator exports, REST names), in
+    /// the order found, each once: the first document of each export that names one decides for
+    /// that export. Empty when none names a database (the JSON formats that keep no names).
+    public static func namedDatabases(of paths: [String], format: ExportFormat? = nil, hints: TypeHints = TypeHints()) throws(ExportError) -> [DatabaseID] {
+        let unnamed = DatabaseID(project: "bundlepress-convert-unnamed")
+        let reader = ExportReader(target: unnamed)
+        var found: [DatabaseID] = []
+        for path in paths {
+            var source = try reader.open(path, format: format, hints: hints)
+            while let exported = try source.next() {
+                guard exported.sourceDatabase != unnamed else { continue }
+                if !found.contains(exported.sourceDatabase) { found.append(exported.sourceDatabase) }
+                break
+            }
+        }
+        return found
+    }
+
     public func restNDJSON() -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 256 * documents.count)
         let sorted = documents.values.map(\.document).sorted { ResourcePath.compare($0.path, $1.path) == .less }

@@ -9,7 +9,7 @@ extension PipelineConfig {
     static let topLevelKeys = [
         "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
         "retention", "budgets", "leavers", "previous", "fields", "redact", "exposure",
-        "headers", "cors",
+        "headers", "cors", "warnings",
     ]
 
     /// The keys of an `inputs:` item written as a mapping.
@@ -72,7 +72,7 @@ extension PipelineConfig {
         } catch let error as ConfigError {
             throw error
         } catch let error as YamlError {
-            throw ConfigError.fromYAML(error, file: file)
+            throw ConfigError.fromYAML(error, file: file, text: text)
         } catch {
             throw ConfigError("cannot parse YAML: \(error)", at: nil)
         }
@@ -118,6 +118,13 @@ extension PipelineConfig {
         let retention = try top["retention"].map(RetentionPolicy.parse) ?? .default
         let leavers = try top["leavers"].map(LeaverPolicy.parse) ?? .default
         let exposure = try top["exposure"].map(ExposurePolicy.parse) ?? .default
+        let warnings = try top["warnings"].map { node throws(ConfigError) -> WarningMode in
+            let text = try node.string()
+            guard let mode = WarningMode(rawValue: text) else {
+                throw node.error("warnings must be one of \(WarningMode.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(text)\"")
+            }
+            return mode
+        } ?? .warn
         let previous = try top["previous"].map { node throws(ConfigError) -> PreviousSite in
             let text = try node.string()
             do throws(PreviousSiteError) {
@@ -180,6 +187,7 @@ extension PipelineConfig {
         config.leavers = leavers
         config.fieldPolicy = fieldPolicy
         config.exposure = exposure
+        config.warnings = warnings
         config.previous = previous
         config.budgets = budgets
         config.headerPolicy = try HeaderPolicyParser.parse(headers: top["headers"], cors: top["cors"])
@@ -251,7 +259,9 @@ extension PipelineConfig {
                 throw keyNode.error("named query name \"\(name)\" is not valid: \(Identifier.rule)")
             }
             let query = try queryParser.parse(queryNode)
-            queries.append(NamedQuerySpec(name: name, query: query, location: keyNode.location, cursorDocuments: try queryParser.cursorDocuments(of: queryNode)))
+            var spec = NamedQuerySpec(name: name, query: query, location: keyNode.location, cursorDocuments: try queryParser.cursorDocuments(of: queryNode))
+            spec.fieldMentions = queryParser.fieldMentions(of: queryNode)
+            queries.append(spec)
         }
         if documents.isEmpty && queries.isEmpty {
             throw node.error("bundle \"\(id)\" has neither documents nor queries; it would be empty")
@@ -281,10 +291,16 @@ enum Identifier {
 }
 
 extension ConfigError {
-    /// Turns a Yams error into a ConfigError with the YAML position.
-    static func fromYAML(_ error: YamlError, file: String) -> ConfigError {
+    /// Turns a Yams error into a ConfigError with the YAML position. `text` is the config: an
+    /// operator that YAML cannot read unquoted (`>=`, `>`) is named at its own column.
+    static func fromYAML(_ error: YamlError, file: String, text: String) -> ConfigError {
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
+            if let (op, column) = unquotedOperator(in: text, line: mark.line, before: mark.column) {
+                return ConfigError(
+                    "quote the operator: '\(op)' (unquoted, YAML reads > as the start of a folded text)",
+                    at: SourceLocation(file: file, line: mark.line, column: column))
+            }
             let prefix = context.map { "\($0.text) " } ?? ""
             return ConfigError("invalid YAML: \(prefix)\(problem)", at: SourceLocation(file: file, line: mark.line, column: mark.column))
         case let .duplicatedKeysInMapping(duplicates, context):
@@ -294,5 +310,32 @@ extension ConfigError {
         default:
             return ConfigError("invalid YAML: \(error)", at: nil)
         }
+    }
+
+    /// The last unquoted `>=` or `>` that stands as a list item or a flow-list entry on `line`
+    /// (1-based) of `text`, at or before `column`, with its column: where YAML fails on a filter
+    /// `[score, >=, 400]` or `- >=`.
+    static func unquotedOperator(in text: String, line: Int, before column: Int) -> (String, Int)? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count else { return nil }
+        let characters = Array(lines[line - 1])
+        var found: (String, Int)?
+        var quote: Character?
+        for (index, character) in characters.enumerated() where index < column {
+            if let open = quote {
+                if character == open { quote = nil }
+                continue
+            }
+            if character == "#" { break }
+            if character == "'" || character == "\"" { quote = character; continue }
+            guard character == ">" else { continue }
+            let before = characters[..<index].last { $0 != " " }
+            guard before == nil || before == "[" || before == "," || before == "-" else { continue }
+            let op = index + 1 < characters.count && characters[index + 1] == "=" ? ">=" : ">"
+            let after = index + op.count < characters.count ? characters[index + op.count] : " "
+            guard after == " " || after == "," || after == "]" else { continue }
+            found = (op, index + 1)
+        }
+        return found
     }
 }

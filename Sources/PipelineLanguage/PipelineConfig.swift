@@ -40,6 +40,9 @@ public struct PipelineConfig: Sendable {
     public var fieldPolicy = FieldPolicy()
     /// What a sensitive-looking published field does (`exposure:`).
     public var exposure = ExposurePolicy.default
+    /// What the build does when the config does not fit the data (`warnings:`): a field no
+    /// document has, a value of a type the field never holds, a query with no result.
+    public var warnings = WarningMode.warn
     /// Where the previous state comes from when the output directory has none (`previous:`).
     public var previous: PreviousSite?
     /// Bundle size limits (`budgets:`).
@@ -163,10 +166,42 @@ public struct NamedQuerySpec: Sendable {
     /// values come from them.
     public var cursorDocuments: [ResourcePath]
 
+    /// Where the query names its fields (`where:`, `order_by:`), in the order it names them;
+    /// empty for a raw `structured_query:`.
+    public var fieldMentions: [FieldMention] = []
+
     public init(name: String, query: Query, location: SourceLocation?, cursorDocuments: [ResourcePath] = []) {
         self.name = name
         self.query = query
         self.location = location
         self.cursorDocuments = cursorDocuments
     }
+}
+
+/// Where a named query names a field, for messages about the field.
+public struct FieldMention: Sendable, Equatable {
+    public enum Role: String, Sendable {
+        /// In a filter of `where:` (the filters in the order written, groups' members in place).
+        case filter = "where"
+        case orderBy = "order_by"
+    }
+
+    public var field: FieldPath
+    public var role: Role
+    /// The field's own position in pipeline.yml.
+    public var location: SourceLocation?
+
+    public init(field: FieldPath, role: Role, location: SourceLocation?) {
+        self.field = field
+        self.role = role
+        self.location = location
+    }
+}
+
+/// `warnings:`: what a build does when the config does not fit the data.
+public enum WarningMode: String, Sendable, CaseIterable {
+    /// Publish, and say so (the default).
+    case warn
+    /// Fail the build and publish nothing (for CI).
+    case error
 }

@@ -50,6 +50,7 @@ public enum PipelineSchema {
                 "previous": .string("What was published before when the output holds no state: the deployed site's URL, a directory, or none."),
                 "fields": fieldRules(.allow),
                 "redact": fieldRules(.redact),
+                "warnings": .enumeration("What a field no document has, a filter value of a type the field never holds, or a query with no result does: warn (the default) or error (fail the build, for CI).", WarningMode.allCases.map(\.rawValue)),
                 "exposure": .object("What a published field that looks like personal data or a secret does.", keys: ExposurePolicy.keys, [
                     "mode": .enumeration("warn (the default) or fail (publish nothing).", ExposurePolicy.Mode.allCases.map(\.rawValue)),
                 ]),

@@ -70,6 +70,29 @@ struct QueryConfigParser {
         return documents
     }
 
+    /// Where the query at `node` (one ``parse(_:)`` took) names its fields: each filter's
+    /// field in the order written (groups' members in place), then each `order_by` field.
+    func fieldMentions(of node: ConfigNode) -> [FieldMention] {
+        guard let entry = try? node.mapping(allowed: Self.keys), !entry.contains("structured_query") else { return [] }
+        var mentions: [FieldMention] = []
+        func filter(_ node: ConfigNode) {
+            if case .mapping = node.node {
+                for (_, _, members) in (try? node.namedEntries()) ?? [] {
+                    for member in (try? members.sequence()) ?? [] { filter(member) }
+                }
+                return
+            }
+            guard let parts = try? node.sequence(), let first = parts.first, let field = try? first.fieldPath() else { return }
+            mentions.append(FieldMention(field: field, role: .filter, location: first.location))
+        }
+        for item in (try? entry["where"]?.sequence()) ?? [] { filter(item) }
+        for item in entry["order_by"]?.sequenceOrSingle() ?? [] {
+            let fieldNode = (try? item.sequence())?.first ?? item
+            if let field = try? fieldNode.fieldPath() { mentions.append(FieldMention(field: field, role: .orderBy, location: fieldNode.location)) }
+        }
+        return mentions
+    }
+
     private func parseFriendly(_ entry: ConfigMapping) throws(ConfigError) -> Query {
         var query = try parseSource(entry)
         if let whereNode = entry["where"] {
@@ -135,6 +158,42 @@ struct QueryConfigParser {
         "array-contains": .arrayContains, "array-contains-any": .arrayContainsAny, "in": .in, "not-in": .notIn,
     ]
 
+    /// The operators as docs/pipeline.md lists them: as they must be written in YAML.
+    static let operatorList = "==, '!=', <, <=, '>', '>=', array-contains, array-contains-any, in, not-in"
+
+    /// Operators written as other languages write them, and what Firestore calls them.
+    private static let operatorAliases: [String: String] = [
+        "=": "==", "===": "==", "eq": "==", "<>": "!=", "!==": "!=", "ne": "!=", "=<": "<=", "=>": ">=",
+        "lt": "<", "le": "<=", "lte": "<=", "gt": ">", "ge": ">=", "gte": ">=",
+        "contains": "array-contains", "contains-any": "array-contains-any", "not in": "not-in", "nin": "not-in",
+    ]
+
+    /// The operator of a filter. `!=` unquoted is a YAML tag (`!=` on an empty value), and `>`
+    /// unquoted starts a folded block scalar outside flow lists: both get "quote the operator".
+    static func filterOperator(_ node: ConfigNode) throws(ConfigError) -> Filter.Operator {
+        let tag = node.tagName.rawValue
+        if case .scalar(let scalar) = node.node {
+            if tag.hasPrefix("!"), !tag.hasPrefix("tag:"), operators[tag + scalar.string] != nil || operators[tag] != nil {
+                let written = operators[tag + scalar.string] != nil ? tag + scalar.string : tag
+                throw node.error("quote the operator: '\(written)' (unquoted, YAML reads \(tag) as a tag)")
+            }
+            if scalar.style == .folded, scalar.string.allSatisfy(\.isWhitespace) {
+                throw node.error("quote the operator: '>' (unquoted, YAML reads > as the start of a folded text)")
+            }
+        }
+        let text = try node.string()
+        if let op = operators[text] { return op }
+        let suggestions = operatorAliases[text.lowercased()].map { [$0] }
+            ?? NameSuggestions.closest(to: text, among: operators.keys.sorted(), limit: 2)
+        let hint = suggestions.isEmpty ? "" : NameSuggestions.didYouMean(suggestions.map(quotedOperator), quote: "") + " "
+        throw node.error("unknown operator \"\(text)\"; \(hint)expected one of: \(operatorList)")
+    }
+
+    /// An operator as it must be written in YAML: quoted when unquoted YAML would misread it.
+    private static func quotedOperator(_ op: String) -> String {
+        op.hasPrefix("!") || op.hasPrefix(">") ? "'\(op)'" : op
+    }
+
     private func parseFilter(_ node: ConfigNode, query: Query) throws(ConfigError) -> Filter {
         if case .mapping = node.node {
             let group = try node.mapping(allowed: Self.groupKeys)
@@ -150,10 +209,7 @@ struct QueryConfigParser {
             throw node.error("a filter is [field, operator, value] (or an or:/and: group), found \(parts.count) items")
         }
         let field = try parts[0].fieldPath()
-        let opText = try parts[1].string()
-        guard let op = Self.operators[opText] else {
-            throw parts[1].error("unknown operator \"\(opText)\"; expected one of: \(Self.operators.keys.sorted().joined(separator: ", "))")
-        }
+        let op = try Self.filterOperator(parts[1])
         var value = try parseValue(parts[2])
         if field.isDocumentKey { value = try documentKeyValue(value, node: parts[2], query: query) }
         // The SDKs send == / != null and NaN as unary filters; the model keeps them that way.

@@ -11,14 +11,16 @@ struct Convert: ParsableCommand {
             or emulator export is named by its folder or metadata file) and writes one canonical \
             REST Document per line, sorted by name: the form `format: rest-ndjson` reads back \
             losslessly. Names and same-database references are re-rooted to --project and \
-            --database, as build re-roots them to pipeline.yml's project: and database:. \
+            --database, as build re-roots them to pipeline.yml's project: and database:; \
+            without --project, to the project and database the input names (managed and \
+            emulator exports, REST names), asked for only when it names none or several. \
             Useful to inspect a backup or to move data between tools.
 
             Reference: docs/inputs.md (the formats, what each loses, type hints).
 
             Examples:
-              bundlepress convert backups/2026-11-24 --project my-app -o backup.ndjson
-              bundlepress convert emulator-data --project demo-app | head -3
+              bundlepress convert backups/2026-11-24 -o backup.ndjson        (the project from the export)
+              bundlepress convert emulator-data | head -3
               bundlepress convert users.json --format firestore-export-import --project my-app --hints timestamps=createdAt
             """
     )
@@ -34,11 +36,11 @@ struct Convert: ParsableCommand {
         help: ArgumentHelp("Types the input format cannot tell, as KIND=FIELD[,FIELD…] (repeatable).", discussion: "KIND is one of \(TypeHints.Kind.allCases.map(\.rawValue).joined(separator: ", ")), as in pipeline.yml's hints:."))
     var hints: [String] = []
 
-    @Option(help: "The project the output names are in.")
-    var project: String
+    @Option(help: "The project the output names are in; default: the one the input names (managed and emulator exports, REST names).")
+    var project: String?
 
-    @Option(help: "The database the output names are in.")
-    var database = DatabaseID.defaultDatabase
+    @Option(help: "The database the output names are in; default: the input's with its project, else (default).")
+    var database: String?
 
     @Option(name: .shortAndLong, help: "The output file; standard output when omitted.")
     var output: String?
@@ -51,8 +53,8 @@ struct Convert: ParsableCommand {
     func run() throws {
         HeapTuning.applyForReadingExports()
         var terminal = Terminal()
-        var converter = ExportConverter(reader: ExportReader(target: DatabaseID(project: project, database: database)))
         let hints = try typeHints()
+        var converter = ExportConverter(reader: ExportReader(target: try target(hints: hints, terminal: &terminal)))
         for input in inputs {
             do {
                 try converter.add(input, format: format, hints: hints)
@@ -75,6 +77,28 @@ struct Convert: ParsableCommand {
     }
 
     /// `--hints` as ``TypeHints``: each value `KIND=FIELD[,FIELD…]`.
+    /// `--project` and `--database`, else the database the inputs name: asked for only when
+    /// the inputs name none, or several.
+    private func target(hints: TypeHints, terminal: inout Terminal) throws -> DatabaseID {
+        if let project { return DatabaseID(project: project, database: database ?? DatabaseID.defaultDatabase) }
+        let named: [DatabaseID]
+        do {
+            named = try ExportConverter.namedDatabases(of: inputs, format: format, hints: hints)
+        } catch {
+            terminal.error(error.description)
+            throw ExitStatus.code(for: error)
+        }
+        switch named.count {
+        case 1:
+            return database.map { DatabaseID(project: named[0].project, database: $0) } ?? named[0]
+        case 0:
+            terminal.error("the input names no project (its format keeps no document names): give --project, the Firebase project id its names are to be in")
+        default:
+            terminal.error("the inputs name several databases (\(named.map(\.resourceName).joined(separator: ", "))): give --project (and --database) for the output's names")
+        }
+        throw ExitCode.validationFailure
+    }
+
     private func typeHints() throws -> TypeHints {
         var result = TypeHints()
         for hint in hints {

@@ -14,6 +14,9 @@ enum ExitStatus {
     /// A bundle publishes a field that looks like personal data or a secret (`exposure.mode:
     /// fail`); nothing was published.
     static let exposureFound = ExitCode(4)
+    /// The command line names something that is not there (`query NAME` with an unknown name):
+    /// EX_USAGE, as for a wrong option.
+    static let usage = ExitCode(64)
     /// The input data is invalid (a malformed export, duplicate documents, bad times).
     static let dataError = ExitCode(65)
     /// An input file or pattern matched nothing or could not be opened.
@@ -31,7 +34,7 @@ enum ExitStatus {
     static let ioError = ExitCode(74)
     /// Another build holds the output's lock (EX_TEMPFAIL: try again later).
     static let lockHeld = ExitCode(75)
-    /// pipeline.yml is invalid.
+    /// pipeline.yml is invalid, or (with `warnings: error`) does not fit the data.
     static let configError = ExitCode(78)
 
     /// 66 for an export that cannot be opened, 65 for one that is not valid.
@@ -44,7 +47,8 @@ enum ExitStatus {
 
     static func code(for error: BuildError) -> ExitCode {
         switch error {
-        case .config: return configError
+        case .config, .dataCheck: return configError
+        case .unknownQuery: return usage
         case .noInputFiles: return noInput
         case .input(let inputError): return code(for: inputError)
         case .data, .bundle, .partials: return dataError

@@ -151,6 +151,11 @@ struct Serve: AsyncParsableCommand {
                     }
                     events.send(.rebuilt(summary: report.totals))
                     firstBuildDone.yield()
+                case .otherBuildRunning(let holder):
+                    // Not a failure: the other build publishes into the directory served, and
+                    // the edge purges itself when the manifest changes.
+                    terminal.note("another build is running\(holder.map { " (\($0))" } ?? ""); serving what it publishes; watching for changes")
+                    firstBuildDone.yield()
                 case .failed(let message):
                     terminal.error(message)
                     terminal.note("still serving the last good site; watching for changes")

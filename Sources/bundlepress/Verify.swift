@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import PipelineLanguage
 import Publishing
 
 struct Verify: ParsableCommand {
@@ -14,20 +16,27 @@ struct Verify: ParsableCommand {
             state it checks).
 
             Examples:
-              bundlepress verify
+              bundlepress verify                 (the output: of pipeline.yml)
               bundlepress verify public --quiet && firebase deploy --only hosting
             """
     )
 
-    @Argument(help: "The site directory.")
-    var directory = "site"
+    @Argument(help: "The site directory; default: the config's output: (site without a config).")
+    var directory: String?
+
+    @Option(name: .shortAndLong, help: "The pipeline config whose output: is checked when no directory is given (default pipeline.yml, if there).")
+    var config: String?
 
     @Flag(name: .shortAndLong, help: "Print only problems.")
     var quiet = false
 
     func run() throws {
         var terminal = Terminal()
-        let report = SiteVerifier(siteDirectory: directory).verify()
+        var site = directory ?? "site"
+        if directory == nil, let file = config ?? (FileManager.default.fileExists(atPath: "pipeline.yml") ? "pipeline.yml" : nil) {
+            site = try PipelineConfig.loadForCommand(file, terminal: &terminal).outputDirectory
+        }
+        let report = SiteVerifier(siteDirectory: site).verify()
         for warning in report.warnings { terminal.warning(warning.description) }
         for problem in report.problems { terminal.error(problem.description) }
         if !quiet {

@@ -106,3 +106,28 @@ import Publishing
         #expect(fixed.bundles.map(\.status) == [.changed])
     }
 }
+
+/// Another process building the same output is not a failed build (issue 32, point 6).
+@Suite(.timeLimit(.minutes(2))) struct SiteWatcherLockTests {
+    @Test func anotherBuildHoldingTheLockIsNotAFailure() async throws {
+        let directory = try StarterConfigTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = { (name: String) in (directory as NSString).appendingPathComponent(name) }
+        try SiteWatcherTests.write(SiteWatcherTests.story("a", score: 1), to: file("exports/stories.ndjson"))
+        try SiteWatcherTests.write(SiteWatcherTests.config, to: file("pipeline.yml"))
+        try FileManager.default.createDirectory(atPath: file("site"), withIntermediateDirectories: true)
+        // A lock on another open file description conflicts as another process's would.
+        let descriptor = open(file("site/.bundlepress.lock"), O_CREAT | O_RDWR, 0o644)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        try #require(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+
+        var watching = SiteWatcherTests.Watching(directory)
+        defer { watching.task.cancel() }
+        let build = try await watching.nextBuild()
+        guard case .otherBuildRunning = build.outcome else {
+            Issue.record("expected another build running, found \(build.outcome)")
+            return
+        }
+    }
+}

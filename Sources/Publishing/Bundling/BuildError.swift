@@ -25,6 +25,10 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case budgetExceeded([BudgetViolation])
     /// Bundles publish fields that look like personal data or secrets (with `exposure.mode: fail`).
     case exposure([ExposureFinding])
+    /// `bundlepress query NAME` names no named query of the config (`known`, in config order).
+    case unknownQuery(name: String, known: [String], file: String)
+    /// The config does not fit the data (with `warnings: error`).
+    case dataCheck([DataWarning])
     /// The partials of a sharded build cannot be merged: one is missing, damaged, or from
     /// another pipeline or binary.
     case partials(String)
@@ -48,6 +52,13 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
             return violations.map(\.description).joined(separator: "\n") + "\nnothing was published (set budgets.mode: warn to publish anyway)"
         case .exposure(let findings):
             return findings.map(\.description).joined(separator: "\n") + "\nnothing was published (exposure.mode: fail)"
+        case .unknownQuery(let name, let known, let file):
+            let suggestions = NameSuggestions.closest(to: name, among: known)
+            let hint = suggestions.isEmpty ? "" : "; " + NameSuggestions.didYouMean(suggestions)
+            let listed = known.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.joined(separator: ", ")
+            return "\(file) has no named query \"\(name)\"\(hint) (named queries: \(listed))"
+        case .dataCheck(let warnings):
+            return warnings.map(\.description).joined(separator: "\n") + "\nnothing was published (warnings: error)"
         case .partials(let message): return "cannot merge the partials: \(message)"
         }
     }

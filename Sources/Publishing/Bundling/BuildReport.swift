@@ -68,6 +68,9 @@ public struct BuildReport: Sendable, Codable, Equatable {
     public var budgetWarnings: [BudgetViolation]
     /// Published fields that look like personal data or secrets (also in `warnings`).
     public var exposure: [ExposureFinding]
+    /// Where the config does not fit the data (also in `warnings`; with `warnings: error` the
+    /// build fails instead).
+    public var dataWarnings: [DataWarning]
     /// Things worth knowing that did not stop the build (each also in `budgetWarnings` or
     /// about the lock, the previous manifest or retention).
     public var warnings: [String]

@@ -17,6 +17,8 @@ struct BundleSelection: Sendable {
         var bundledQuery: [UInt8]
         /// Where pipeline.yml defines it, for errors.
         var location: SourceLocation?
+        /// The documents it returns.
+        var results: Int
     }
 
     /// A selected document, with the named queries whose results hold it (in config order;
@@ -110,8 +112,8 @@ struct BundleSelection: Sendable {
             var documents: [Selected] = []
             for named in spec.queries {
                 let bundled = BundledQuery(database: store.database, query: named.query)
-                namedQueries.append(NamedQuery(name: named.name, bundledQuery: bundled.jsonBytes, location: named.location))
                 let results = running.removeFirst().results()[0]
+                namedQueries.append(NamedQuery(name: named.name, bundledQuery: bundled.jsonBytes, location: named.location, results: results.count))
                 startNext()
                 documents = merging(documents, results)
             }

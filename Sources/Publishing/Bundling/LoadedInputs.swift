@@ -32,6 +32,9 @@ struct LoadedInputs: Sendable {
     /// compares them), and the queried ones (``PipelineLanguage/PipelineConfig/queriedCollections``).
     private let collectionsRead: (ids: Set<[UInt8]>, queried: Set<ResourcePath>)
     var snapshotTime: Timestamp
+    /// What the documents read hold of the fields the config names (nil for a merge: the
+    /// partials hold only the candidates' fields).
+    let census: FieldCensus?
     /// The data files read: an export folder counts as the `output-N` files it holds.
     var fileCount: Int
     var inputBytes: Int
@@ -64,7 +67,7 @@ struct LoadedInputs: Sendable {
         progress(.inputsRead(documents: documents.count, files: files))
         snapshotTime = try Self.resolveSnapshotTime(
             config: config, exportTime: exportTimes.taken.min(), untimedExport: exportTimes.untimedExport, documents: documents)
-        (documentCount, collectionsRead, self.fields) = (documents.count, (documents.collectionIDs, documents.watchedFound), documents.fields)
+        (documentCount, collectionsRead, self.fields, census) = (documents.count, (documents.collectionIDs, documents.watchedFound), documents.fields, documents.census)
         // What the set kept of every document goes before the candidates are indexed.
         _ = consume documents
         // Where each candidate is set aside is indexed on another core while this one indexes

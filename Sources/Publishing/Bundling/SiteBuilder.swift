@@ -130,8 +130,16 @@ public struct SiteBuilder: Sendable {
         warnings += previous.warnings(outputDirectory: outputDirectory, snapshotTime: inputs.snapshotTime)
         let read = clock.now
 
+        // The config against the data: fields no document has, values of types a field never
+        // holds, queries with no result.
+        var dataWarnings = inputs.census.map { DataCheck.warnings(resolved, census: $0) } ?? []
         progress(.planning)
         let selections = try BundleSelection.select(resolved.bundles, store: inputs.store)
+        dataWarnings += DataCheck.emptyQueries(
+            resolved, results: Dictionary(selections.flatMap(\.namedQueries).map { ($0.name, $0.results) }, uniquingKeysWith: { first, _ in first }),
+            warned: Set(dataWarnings.compactMap(\.query)))
+        if config.warnings == .error, !dataWarnings.isEmpty { throw .dataCheck(dataWarnings) }
+        warnings = dataWarnings.map(\.description) + warnings
         // The plan takes the selected documents over: of the selections, the bundles need only
         // their queries and field policies.
         let bundleQueries = selections.map { (policy: $0.fieldPolicy, queries: $0.namedQueries) }
@@ -224,7 +232,7 @@ public struct SiteBuilder: Sendable {
             removedBundles: (published?.manifest.bundles ?? []).map(\.id).filter { id in !built.contains { $0.id == id } },
             manifestChanged: outcome.manifestChanged,
             retention: BuildReport.Retention(retained: retention.retained, deleted: retention.deleted),
-            budgetWarnings: violations, exposure: exposure, warnings: warnings, dryRun: dryRun, outputDirectory: outputDirectory,
+            budgetWarnings: violations, exposure: exposure, dataWarnings: dataWarnings, warnings: warnings, dryRun: dryRun, outputDirectory: outputDirectory,
             seconds: (finished - started).seconds,
             timings: BuildReport.Timings(read: (read - started).seconds, bundles: (bundlesBuilt - read).seconds, publish: (finished - bundlesBuilt).seconds),
             compressor: DeflateEngine.fastest.description)
@@ -270,7 +278,7 @@ public struct SiteBuilder: Sendable {
         report.retention = BuildReport.Retention(retained: retention.retained, deleted: retention.deleted)
         // What the data and the config still say (the lock, the previous state and retention
         // speak of the run that wrote them, and are said anew).
-        report.warnings = warnings + last.exposure.map(\.description) + last.budgetWarnings.map(\.description)
+        report.warnings = warnings + last.dataWarnings.map(\.description) + last.exposure.map(\.description) + last.budgetWarnings.map(\.description)
             + hosting.warnings.filter { !($0.rule?.hasPrefix("built-in ") ?? false) }.map(\.description) + retention.warnings
         report.seconds = (clock.now - started).seconds
         report.timings = BuildReport.Timings(read: report.seconds, bundles: 0, publish: 0)

@@ -12,7 +12,7 @@ public struct FieldInventory: Sendable {
     }
 
     /// Firestore's type order, for listing a field's types.
-    private static let typeOrder = ["null", "boolean", "integer", "double", "timestamp", "string", "bytes", "reference", "geopoint", "array", "vector", "map"]
+    static let typeOrder = ["null", "boolean", "integer", "double", "timestamp", "string", "bytes", "reference", "geopoint", "array", "vector", "map"]
 
     private var collections: [[UInt8]: Collection] = [:]
 

@@ -46,8 +46,7 @@ public enum QueryRunner {
     }
 
     private static func unknown(_ name: String, in config: PipelineConfig) -> BuildError {
-        let known = config.bundles.flatMap { $0.queries.map(\.name) }.sorted().joined(separator: ", ")
-        return .config(ConfigError("\(config.file) has no named query \"\(name)\" (named queries: \(known))", at: nil))
+        .unknownQuery(name: name, known: config.bundles.flatMap { $0.queries.map(\.name) }, file: config.file)
     }
 
     /// Runs a query given as JSON over export files.

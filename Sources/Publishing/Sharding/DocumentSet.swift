@@ -86,6 +86,8 @@ struct DocumentSet {
     private(set) var collectionIDs: Set<[UInt8]> = []
     private(set) var watchedFound: Set<ResourcePath> = []
     private let watched: [ResourcePath]
+    /// What the documents hold of the fields the config names, when counted (a plain build).
+    private(set) var census: FieldCensus?
     private var lastCollectionID = ""
     /// The documents not judged yet, in the order they were added.
     private var unsettled: [Unsettled] = []
@@ -95,10 +97,12 @@ struct DocumentSet {
 
     /// An empty set that keeps `fields` of each candidate of `rules` (nil: of every document) in
     /// memory and sets its fields aside in a file in `directory`, noting which collections of
-    /// `watched` hold documents.
+    /// `watched` hold documents, and counting in `census` the fields it counts.
     init(
-        duplicates: DuplicatePolicy, keeping fields: [FieldPath], candidates rules: CandidateRules?, watching watched: [ResourcePath], in directory: String
+        duplicates: DuplicatePolicy, keeping fields: [FieldPath], candidates rules: CandidateRules?, watching watched: [ResourcePath], in directory: String,
+        census: FieldCensus? = nil
     ) throws(BuildError) {
+        self.census = census
         self.duplicates = duplicates
         self.fields = fields
         self.rules = rules
@@ -219,6 +223,15 @@ struct DocumentSet {
         let batch = unsettled
         unsettled.removeAll(keepingCapacity: true)
         let (fields, rules) = (fields, rules)
+        if let census {
+            let saturated = census.saturated
+            let tallies = parallelMap(runsOf: 256, count: batch.count, threads: Processors.online) { run in
+                var tally = FieldCensus.Tally()
+                for index in run { tally.count(batch[index].document, encoded: batch[index].encoded, census: census, saturated: saturated) }
+                return [tally]
+            }
+            for tally in tallies.joined() { self.census!.merge(tally) }
+        }
         let judged = Self.onEveryCore(batch.count) { index, scratch, names in
             let (verdict, kept) = Verdict.of(batch[index].document, by: rules, keeping: fields)
             return Judgement(kept: kept, verdict: verdict, whole: verdict.certain ? Whole(of: batch[index].document, encoded: batch[index].encoded, scratch: &scratch, names: &names) : nil)

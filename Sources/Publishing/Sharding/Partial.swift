@@ -23,9 +23,13 @@ struct Partial {
         of layout: InputLayout, config: PipelineConfig, keeping fields: [FieldPath], candidates rules: CandidateRules?,
         in directory: String, progress: (BuildEvent) -> Void
     ) throws(BuildError) -> Partial {
+        // The fields the config names are counted as documents are read: the reader decodes
+        // those of field rules too (the set keeps only `fields` of them).
+        let census = FieldCensus(fields: config.fieldsNamed, database: config.database)
         var documents = try DocumentSet(
-            duplicates: config.duplicates, keeping: fields, candidates: rules, watching: config.queriedCollections, in: directory)
-        let read = try readSlice(.whole, of: layout, config: config, decoding: fields, progress: progress) { exported, _ throws(BuildError) in
+            duplicates: config.duplicates, keeping: fields, candidates: rules, watching: config.queriedCollections, in: directory, census: census)
+        let decoding = fields + census.fields.filter { !fields.contains($0) }
+        let read = try readSlice(.whole, of: layout, config: config, decoding: decoding, progress: progress) { exported, _ throws(BuildError) in
             try documents.add(exported)
         }
         return Partial(documents: documents, exportTimes: read.exportTimes)
