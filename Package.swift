@@ -110,7 +110,7 @@ let package = Package(
             name: "PublishingTests", dependencies: ["Publishing", "PipelineLanguage", "Hosting", "SitePolicy"], resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SitePolicyTests", dependencies: ["SitePolicy"]),
-        .testTarget(name: "AuthoringTests", dependencies: ["Authoring", "FirestoreModel", "PipelineLanguage", "Publishing"]),
+        .testTarget(name: "AuthoringTests", dependencies: ["Authoring", "ExportReader", "FirestoreModel", "PipelineLanguage", "Publishing"]),
         .testTarget(
             name: "EdgeServerTests",
             dependencies: [
