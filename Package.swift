@@ -110,6 +110,9 @@ let package = Package(
             name: "PublishingTests", dependencies: ["Publishing", "PipelineLanguage", "Hosting", "SitePolicy"], resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SitePolicyTests", dependencies: ["SitePolicy"]),
+        // Hosting's own pieces (ByteSet, GlobToken, the nginx snippet, checked by `nginx -t`);
+        // what each host makes of all the files is in PublishingTests (HostingFilesTests).
+        .testTarget(name: "HostingTests", dependencies: ["Hosting", "SitePolicy"]),
         .testTarget(name: "AuthoringTests", dependencies: ["Authoring", "ExportReader", "FirestoreModel", "PipelineLanguage", "Publishing"]),
         .testTarget(
             name: "EdgeServerTests",
