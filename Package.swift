@@ -125,6 +125,15 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["Publishing"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "Publishing",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
     ]
 )
