@@ -38,6 +38,7 @@ import Testing
     @Test func eachRuleIsALocationInThePolicysOrder() throws {
         let snippet = NginxLocationSnippet(plan: HeaderPlan(try Self.policy()))
         let locations = Self.locations(snippet.text)
+        try #require(locations.count >= 4, "\(snippet.text)")
         let builtIn = HeaderPolicy.defaultRules.count
         #expect(locations.map(\.comment).prefix(4) == [
             "headers[0] \"/data/**\", where cors: applies", "headers[0] \"/data/**\"", "headers[1] \"/bundles/*.json\"", "headers[2] \"/assets/**\"",
@@ -53,7 +54,9 @@ import Testing
     /// A location with `add_header` inherits none: each repeats the CORS fields where CORS
     /// applies and the common ones everywhere, with `always`; the rule's own go without it.
     @Test func eachLocationRepeatsTheFieldsItMustSend() throws {
-        let locations = Self.locations(NginxLocationSnippet(plan: HeaderPlan(try Self.policy())).text)
+        let text = NginxLocationSnippet(plan: HeaderPlan(try Self.policy())).text
+        let locations = Self.locations(text)
+        try #require(locations.count >= 4, "\(text)")
         let cors = "add_header Access-Control-Allow-Origin \"https://app.example.com\" always;"
         let nosniff = "add_header X-Content-Type-Options \"nosniff\" always;"
         #expect(locations[0].lines.first == "add_header Cache-Control \"public, max-age=60\";")
@@ -68,7 +71,9 @@ import Testing
 
     @Test func valuesAreEscapedOrLeftOutWithAWarning() throws {
         let snippet = NginxLocationSnippet(plan: HeaderPlan(try Self.policy()))
-        let assets = Self.locations(snippet.text)[3]
+        let locations = Self.locations(snippet.text)
+        try #require(locations.count >= 4, "\(snippet.text)")
+        let assets = locations[3]
         #expect(assets.lines == ["add_header X-Note \"say \\\"hi\\\" \\\\ bye\";", "add_header X-Content-Type-Options \"nosniff\" always;"])
         #expect(snippet.warnings.map(\.description) == [
             "\(NginxLocationSnippet.path) (nginx): headers[2] \"/assets/**\": X-Price is left out: nginx reads $ in add_header as a variable and has no escape for it",
