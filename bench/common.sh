@@ -13,13 +13,12 @@ die() { printf 'bench/%s: %s\n' "$(basename "$0")" "$*" >&2; exit 1; }
 
 [[ -x $TIME ]] || die "$TIME not found (Debian/Ubuntu: apt-get install time)"
 
-# Prints the path of the synthetic export of $1 documents ($SHARED/bench/gen_export.py), which
-# it generates into the cache the first time.
+# Prints the path of the synthetic export of $1 documents (bench/gen_export.py), which it
+# generates into the cache the first time.
 cached_export() {
   local export=$CACHE/export-$1.ndjson
   if [[ ! -s $export ]]; then
-    local gen=$SHARED/bench/gen_export.py
-    [[ -f $gen ]] || die "no cached export $export and no generator at $gen; set SHARED=/path/to/shared"
+    local gen=$REPO/bench/gen_export.py
     mkdir -p "$CACHE"
     say "generating $1 documents -> $export (once per count)"
     python3 "$gen" "$1" "$export.tmp.$$" --format ndjson >&2

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # BundlePress end-to-end benchmark.  Usage: bench/run.sh [N]   (N documents, default 100000)
 #
-# 1. generates the synthetic export with $SHARED/bench/gen_export.py (cached per N),
+# 1. generates the synthetic export with bench/gen_export.py (cached per N),
 # 2. builds bundlepress (swift build -c release),
 # 3. times, each under /usr/bin/time -v (wall, user+sys CPU, peak RSS):
 #      bp-full    bench/pipeline.yml ("all" + "latest-stories"; gzip_level 6, the default: libdeflate)

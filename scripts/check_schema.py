@@ -102,6 +102,18 @@ REFUSED = {
     "an unknown warnings mode": "project: demo\nwarnings: fail\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
     "cors: true": "project: demo\ncors: true\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
     "an unknown input format": "project: demo\ninputs: [{path: exports/a.json, format: csv}]\nbundles: [{id: a}]\n",
+    # An unknown key in each mapping: a schema that left one open would accept it.
+    "an unknown input key": "project: demo\ninputs: [{path: exports/a.json, hint: {}}]\nbundles: [{id: a}]\n",
+    "an unknown hint": "project: demo\ninputs: [{path: exports/a.json, hints: {integers: [a]}}]\nbundles: [{id: a}]\n",
+    "an unknown for_each key": "project: demo\ninputs: [exports/*.ndjson]\nbundles: [{id: 'a-{category}', for_each: {field: category, collection: stories, limit: 3}}]\n",
+    "an unknown filter group": "project: demo\ninputs: [exports/*.ndjson]\nbundles: [{id: a, queries: {q: {collection: stories, where: [{xor: [[score, ==, 1]]}]}}}]\n",
+    "an unknown cursor key": "project: demo\ninputs: [exports/*.ndjson]\nbundles: [{id: a, queries: {q: {collection: stories, order_by: score, start_at: {document: stories/a, doc: stories/b}}}}]\n",
+    "an unknown retention key": "project: demo\nretention: {builds: 2, max_age: 1d}\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
+    "an unknown budgets key": "project: demo\nbudgets: {max_bytes: 1MB}\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
+    "an unknown leavers key": "project: demo\nleavers: {kept: 7d}\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
+    "an unknown exposure key": "project: demo\nexposure: {mode: warn, level: high}\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
+    "an unknown header rule key": "project: demo\nheaders: [{source: /a, headers: {X-A: b}, status: 200}]\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
+    "an unknown cors key": "project: demo\ncors: {allow_origin: '*', methods: [GET]}\ninputs: [exports/*.ndjson]\nbundles: [{id: a}]\n",
 }
 
 

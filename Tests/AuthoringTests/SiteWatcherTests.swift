@@ -4,8 +4,9 @@ import Testing
 import Publishing
 
 /// `serve --watch`'s rebuild loop over a real project folder: the first build, a rebuild per
-/// change (an input edited, a new input file a pattern matches, the config), and a broken config
-/// that fails with its location while the published site stays as it was.
+/// change (an input edited, added or deleted, the config edited or removed), a burst of changes
+/// built once, a broken config that fails with its location while the published site stays as
+/// it was, and the loop ending when its task is cancelled.
 @Suite(.timeLimit(.minutes(2))) struct SiteWatcherTests {
     static func story(_ id: String, score: Int, updated: String = "2024-05-01T10:00:00Z") -> String {
         #"{"name":"projects/demo/databases/(default)/documents/stories/\#(id)","fields":{"score":{"integerValue":"\#(score)"}},"createTime":"2024-01-01T00:00:00Z","updateTime":"\#(updated)"}"#
@@ -36,9 +37,9 @@ import Publishing
         var events: AsyncStream<SiteWatcher.Event>.Iterator
         let task: Task<Void, Never>
 
-        init(_ directory: String) {
+        init(_ directory: String, settle: Duration = .milliseconds(50)) {
             let watcher = SiteWatcher(
-                configFile: (directory as NSString).appendingPathComponent("pipeline.yml"), interval: .milliseconds(50), settle: .milliseconds(50))
+                configFile: (directory as NSString).appendingPathComponent("pipeline.yml"), interval: .milliseconds(50), settle: settle)
             let (stream, continuation) = AsyncStream.makeStream(of: SiteWatcher.Event.self)
             events = stream.makeAsyncIterator()
             task = Task {
@@ -104,6 +105,96 @@ import Publishing
         guard case .built(let fixed, _) = build.outcome else { Issue.record("\(build.outcome)"); return }
         #expect(fixed.inputDocuments == 4)
         #expect(fixed.bundles.map(\.status) == [.changed])
+    }
+
+    /// A project folder with `stories` (one file each) and the config, and a path maker.
+    static func project(_ stories: [String: String]) throws -> (directory: String, file: (String) -> String) {
+        let directory = try StarterConfigTests.scratch()
+        let file = { (name: String) in (directory as NSString).appendingPathComponent(name) }
+        for (name, text) in stories { try write(text, to: file(name)) }
+        try write(config, to: file("pipeline.yml"))
+        return (directory, file)
+    }
+
+    @Test func aDeletedInputIsAChange() async throws {
+        let (directory, file) = try Self.project(["exports/a.ndjson": Self.story("a", score: 1), "exports/b.ndjson": Self.story("b", score: 2)])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var watching = Watching(directory)
+        defer { watching.task.cancel() }
+        guard case .built(let first, _) = try await watching.nextBuild().outcome else { Issue.record("the first build failed"); return }
+        #expect(first.inputDocuments == 2)
+
+        try FileManager.default.removeItem(atPath: file("exports/b.ndjson"))
+        let build = try await watching.nextBuild()
+        #expect(build.changed == [file("exports/b.ndjson")])
+        guard case .built(let fewer, _) = build.outcome else { Issue.record("\(build.outcome)"); return }
+        #expect(fewer.inputDocuments == 1)
+        #expect(fewer.bundles.map(\.status) == [.changed])
+    }
+
+    /// A removed config fails the build with the reason, keeps the site and the inputs watched,
+    /// and its return builds again.
+    @Test func aRemovedConfigFailsUntilItIsBack() async throws {
+        let (directory, file) = try Self.project(["exports/a.ndjson": Self.story("a", score: 1)])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var watching = Watching(directory)
+        defer { watching.task.cancel() }
+        guard case .built = try await watching.nextBuild().outcome else { Issue.record("the first build failed"); return }
+        let manifest = try Data(contentsOf: URL(fileURLWithPath: file("site/bundles/manifest.json")))
+
+        try FileManager.default.removeItem(atPath: file("pipeline.yml"))
+        var build = try await watching.nextBuild()
+        #expect(build.changed == [file("pipeline.yml")])
+        guard case .failed(let message) = build.outcome else { Issue.record("\(build.outcome)"); return }
+        #expect(message.hasPrefix("cannot read the config file \(file("pipeline.yml")): "), "\(message)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file("site/bundles/manifest.json"))) == manifest)
+
+        try Self.write(Self.story("b", score: 2), to: file("exports/b.ndjson"))
+        build = try await watching.nextBuild()
+        #expect(build.changed == [file("exports/b.ndjson")])
+        guard case .failed = build.outcome else { Issue.record("\(build.outcome)"); return }
+
+        try Self.write(Self.config, to: file("pipeline.yml"))
+        build = try await watching.nextBuild()
+        #expect(build.changed == [file("pipeline.yml")])
+        guard case .built(let back, _) = build.outcome else { Issue.record("\(build.outcome)"); return }
+        #expect(back.inputDocuments == 2)
+    }
+
+    /// Changes closer together than the settle time are one build, naming all of them: the build
+    /// after it names only the change that follows.
+    @Test func aBurstOfChangesIsOneBuild() async throws {
+        let (directory, file) = try Self.project(["exports/a.ndjson": Self.story("a", score: 1)])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var watching = Watching(directory, settle: .seconds(1))
+        defer { watching.task.cancel() }
+        guard case .built = try await watching.nextBuild().outcome else { Issue.record("the first build failed"); return }
+
+        let burst = (1...5).map { "exports/burst-\($0).ndjson" }
+        for (index, name) in burst.enumerated() {
+            try Self.write(Self.story("burst\(index)", score: 10 + index), to: file(name))
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        var build = try await watching.nextBuild()
+        #expect(build.changed == burst.map(file))
+        guard case .built(let settled, _) = build.outcome else { Issue.record("\(build.outcome)"); return }
+        #expect(settled.inputDocuments == 6)
+
+        try Self.write(Self.story("a", score: 99, updated: "2024-05-02T10:00:00Z"), to: file("exports/a.ndjson"))
+        build = try await watching.nextBuild()
+        #expect(build.changed == [file("exports/a.ndjson")])
+    }
+
+    /// Cancelling the task ends the loop while it waits for a change: the stream of events
+    /// finishes, where a loop that went on would announce another build.
+    @Test func cancellingTheTaskStopsWatching() async throws {
+        let (directory, _) = try Self.project(["exports/a.ndjson": Self.story("a", score: 1)])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var watching = Watching(directory)
+        guard case .built = try await watching.nextBuild().outcome else { Issue.record("the first build failed"); return }
+        watching.task.cancel()
+        let next = await watching.events.next()
+        #expect(next == nil, "\(String(describing: next))")
     }
 }
 

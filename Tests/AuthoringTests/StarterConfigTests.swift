@@ -1,3 +1,4 @@
+import ExportReader
 import Foundation
 import Testing
 import FirestoreModel
@@ -167,7 +168,12 @@ import FirestoreModel
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Self.write("[1, 2]", to: directory + "/numbers.json")
         var survey = ExportSurvey()
-        #expect(throws: (any Error).self) { try survey.add(directory + "/numbers.json") }
+        let error = #expect(throws: ExportError.self) { try survey.add(directory + "/numbers.json") }
+        guard case .unrecognizedFormat(let location, _)? = error else {
+            Issue.record("expected the error for a file in no export format, found \(String(describing: error))")
+            return
+        }
+        #expect(location.file == directory + "/numbers.json")
         #expect(survey.inputs.isEmpty)
     }
 }

@@ -98,17 +98,22 @@ function valueDocuments() {
   }));
 }
 
+/** Each query, with the documents it selects as written here (not as the engine selects them). */
 const QUERIES = {
-  'v ascending': { orderBy: [{ field: { fieldPath: 'v' }, direction: 'ASCENDING' }] },
-  'v descending': { orderBy: [{ field: { fieldPath: 'v' }, direction: 'DESCENDING' }] },
+  'v ascending': { query: { orderBy: [{ field: { fieldPath: 'v' }, direction: 'ASCENDING' }] }, selects: () => true },
+  'v descending': { query: { orderBy: [{ field: { fieldPath: 'v' }, direction: 'DESCENDING' }] }, selects: () => true },
   'implicit order by an inequality field': {
-    where: { fieldFilter: { field: { fieldPath: 'w' }, op: 'GREATER_THAN_OR_EQUAL', value: { integerValue: '1' } } },
+    query: { where: { fieldFilter: { field: { fieldPath: 'w' }, op: 'GREATER_THAN_OR_EQUAL', value: { integerValue: '1' } } } },
+    selects: (document) => Number(document.fields.w.integerValue) >= 1,
   },
   'explicit then implicit, taking the last direction': {
-    where: { fieldFilter: { field: { fieldPath: 'v' }, op: 'NOT_EQUAL', value: { nullValue: null } } },
-    orderBy: [{ field: { fieldPath: 'w' }, direction: 'DESCENDING' }],
+    query: {
+      where: { fieldFilter: { field: { fieldPath: 'v' }, op: 'NOT_EQUAL', value: { nullValue: null } } },
+      orderBy: [{ field: { fieldPath: 'w' }, direction: 'DESCENDING' }],
+    },
+    selects: (document) => !('nullValue' in document.fields.v),
   },
-  '__name__ descending': { orderBy: [{ field: { fieldPath: '__name__' }, direction: 'DESCENDING' }] },
+  '__name__ descending': { query: { orderBy: [{ field: { fieldPath: '__name__' }, direction: 'DESCENDING' }] }, selects: () => true },
 };
 
 test('orders values of every type exactly as the query engine does', (t) => {
@@ -117,13 +122,14 @@ test('orders values of every type exactly as the query engine does', (t) => {
   const documents = valueDocuments();
   const exportFile = path.join(directory, 'values.ndjson');
   writeFileSync(exportFile, documents.map((document) => JSON.stringify(document)).join('\n') + '\n');
-  for (const [label, where] of Object.entries(QUERIES)) {
-    const structuredQuery = { from: [{ collectionId: 'values' }], ...where };
+  for (const [label, { query, selects }] of Object.entries(QUERIES)) {
+    const structuredQuery = { from: [{ collectionId: 'values' }], ...query };
     const queryFile = path.join(directory, 'query.json');
     writeFileSync(queryFile, JSON.stringify({ parent: P, structuredQuery }));
     const expected = bundlepress(['query', '--structured-query', queryFile, '--input', exportFile, '--format', 'paths']).split('\n').filter(Boolean);
-    const results = documents.filter((document) => expected.includes(pathOf(document)));
-    assert.deepEqual(sortQueryResults({ parent: P, structuredQuery }, results).map(pathOf), expected, label);
+    const selected = documents.filter(selects);
+    assert.ok(selected.length > 0, label);
+    assert.deepEqual(sortQueryResults({ parent: P, structuredQuery }, selected).map(pathOf), expected, label);
   }
 });
 

@@ -93,9 +93,30 @@ import Testing
         #expect(HTTPDate(text)?.secondsSince1970 == seconds)
     }
 
-    @Test func readsTwoDigitYearsAndTwoDigitAsctimeDays() {
-        #expect(HTTPDate("Thursday, 01-Jan-70 00:00:00 GMT")?.secondsSince1970 == 0)
-        #expect(HTTPDate("Sunday, 01-Jan-69 00:00:00 GMT") == HTTPDate("Tue, 01 Jan 2069 00:00:00 GMT"))
+    /// RFC 9110 §5.6.7: a two-digit year that puts the date more than 50 years after its receipt
+    /// means the most recent past year with the same last two digits; otherwise it is the date
+    /// within those 50 years.
+    @Test(arguments: [
+        // Received on 28 Nov 2026 at 12:00:00: dates up to 28 Nov 2076 12:00:00 are ahead.
+        ("Sat, 28 Nov 2026 12:00:00 GMT", "Thursday, 01-Jan-70 00:00:00 GMT", "Wed, 01 Jan 2070 00:00:00 GMT"),
+        ("Sat, 28 Nov 2026 12:00:00 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT"),
+        ("Sat, 28 Nov 2026 12:00:00 GMT", "Saturday, 01-Jan-00 00:00:00 GMT", "Sat, 01 Jan 2000 00:00:00 GMT"),
+        ("Sat, 28 Nov 2026 12:00:00 GMT", "Monday, 01-Jan-77 00:00:00 GMT", "Sat, 01 Jan 1977 00:00:00 GMT"),
+        ("Sat, 28 Nov 2026 12:00:00 GMT", "Saturday, 28-Nov-76 12:00:00 GMT", "Sat, 28 Nov 2076 12:00:00 GMT"),
+        ("Sat, 28 Nov 2026 12:00:00 GMT", "Sunday, 28-Nov-76 12:00:01 GMT", "Sun, 28 Nov 1976 12:00:01 GMT"),
+        // Received in 1994: the same digits name other years.
+        ("Sun, 06 Nov 1994 08:49:37 GMT", "Thursday, 01-Jan-70 00:00:00 GMT", "Thu, 01 Jan 1970 00:00:00 GMT"),
+        ("Sun, 06 Nov 1994 08:49:37 GMT", "Friday, 01-Jan-44 00:00:00 GMT", "Fri, 01 Jan 2044 00:00:00 GMT"),
+        ("Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 31-Dec-44 23:59:59 GMT", "Sun, 31 Dec 1944 23:59:59 GMT"),
+        // Received in 2090: 10 is 2110, 20 years ahead, not 2010, 80 years back.
+        ("Sun, 01 Jan 2090 00:00:00 GMT", "Saturday, 01-Jan-10 00:00:00 GMT", "Wed, 01 Jan 2110 00:00:00 GMT"),
+    ])
+    func readsTwoDigitYearsByTheirDistanceFromReceipt(received: String, value: String, meaning: String) throws {
+        let receivedAt = try #require(HTTPDate(received))
+        #expect(HTTPDate(value, receivedAt: receivedAt) == HTTPDate(meaning))
+    }
+
+    @Test func readsTwoDigitAsctimeDays() {
         #expect(HTTPDate("Wed Nov 16 08:49:37 1994") == HTTPDate("Wed, 16 Nov 1994 08:49:37 GMT"))
     }
 

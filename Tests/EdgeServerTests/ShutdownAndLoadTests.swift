@@ -11,13 +11,23 @@ import Testing
 actor Gate {
     private var isOpen = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var watching: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     private(set) var arrivals = 0
 
     /// Counts an arrival and waits until the gate is open.
     func pass() async {
         arrivals += 1
+        let reached = watching.filter { $0.count <= arrivals }
+        watching.removeAll { $0.count <= arrivals }
+        reached.forEach { $0.continuation.resume() }
         guard !isOpen else { return }
         await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Returns once `count` arrivals have been counted.
+    func untilArrivals(_ count: Int) async {
+        guard arrivals < count else { return }
+        await withCheckedContinuation { watching.append((count, $0)) }
     }
 
     func open() {

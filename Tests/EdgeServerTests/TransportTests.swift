@@ -1,6 +1,7 @@
 import EdgeServer
 import Foundation
 import HTTPTypes
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import Testing
@@ -41,12 +42,15 @@ struct TransportTests {
     }
 
     /// Answers `/fast…` on the fast path and everything else through `respond`, once the gate
-    /// opens; the body says which path answered.
+    /// opens; the body says which path answered. It records every request the transport showed
+    /// it, in order.
     struct TwoSpeedResponder: Responder {
         let gate: Gate
+        let shown = NIOLockedValueBox<[String]>([])
 
         func respondImmediately(to request: ServerRequest) -> ServerResponse? {
-            request.path.hasPrefix("/fast") ? ServerResponse(status: .ok, body: ByteBuffer(string: "now \(request.path)")) : nil
+            shown.withLockedValue { $0.append(request.path) }
+            return request.path.hasPrefix("/fast") ? ServerResponse(status: .ok, body: ByteBuffer(string: "now \(request.path)")) : nil
         }
 
         func respond(to request: ServerRequest) async -> ServerResponse {
@@ -56,23 +60,29 @@ struct TransportTests {
     }
 
     @Test func requestsBehindOneAnsweredLaterWaitForItInOrder() async throws {
-        let gate = Gate()
+        let responder = TwoSpeedResponder(gate: Gate())
+        // One event loop: a task submitted to it runs after the read that brought the requests.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         // More requests wait behind /slow/0 than the transport buffers before it stops reading.
         let paths = ["/slow/0"] + (1...40).map { $0.isMultiple(of: 7) ? "/slow/\($0)" : "/fast/\($0)" }
-        try await withServer(responder: TwoSpeedResponder(gate: gate)) { server in
+        try await withServer(responder: responder, group: group) { server in
             try await TestConnection.with(port: server.port) { connection in
                 try await connection.send(paths.map { "GET \($0) HTTP/1.1\r\nHost: t\r\n\r\n" }.joined())
-                while await gate.arrivals == 0 {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                try await Task.sleep(for: .milliseconds(50))
-                #expect(await gate.arrivals == 1)
-                await gate.open()
+                await responder.gate.untilArrivals(1)
+                // /slow/0 was handed on while the event loop went through the requests read with
+                // it; once this has run there, it has done all it would with them before /slow/0
+                // is answered.
+                try await group.next().submit {}.get()
+                #expect(responder.shown.withLockedValue { $0 } == ["/slow/0"])
+                #expect(await responder.gate.arrivals == 1)
+                await responder.gate.open()
                 for path in paths {
                     #expect(try await connection.response().text == (path.hasPrefix("/fast") ? "now " : "later ") + path)
                 }
             }
         }
+        #expect(responder.shown.withLockedValue { $0 } == paths)
+        try await group.shutdownGracefully()
     }
 
     @Test func aMalformedRequestAfterPipelinedOnesIsAnsweredInItsTurn() async throws {

@@ -104,17 +104,38 @@ private struct InspectedSite {
 
 @Suite("The example's named queries")
 struct ExampleQueryTests {
-    @Test func exportFacts() throws {
+    /// `bundlepress query` over the example's exports finds each collection's documents exactly
+    /// as the NDJSON lists them (read here with JSONSerialization), in document-key order.
+    @Test func theReaderAndEngineSeeEveryExportedDocument() throws {
         let example = try ExampleCopy()
         defer { example.remove() }
         let documents = try loadExports(example)
         #expect(documents.count == 536)
-        #expect(documents.filter { $0.segments.first == "authors" && $0.segments.count == 2 }.count == 24)
-        let stories = documents.filter { $0.segments.first == "stories" && $0.segments.count == 2 }
+        let exports = ["exports/authors.ndjson", "exports/stories.ndjson", "exports/comments.ndjson", "exports/site/config.ndjson"]
+        func query(_ from: String, where filter: String? = nil) throws -> [String] {
+            let structuredQuery = "{\"from\": [\(from)]" + (filter.map { ", \"where\": \($0)" } ?? "") + "}"
+            try example.write("query.json", "{\"parent\": \"projects/bundlepress-demo/databases/(default)/documents\", \"structuredQuery\": \(structuredQuery)}")
+            let result = try runBundlepress(["query", "--structured-query", "query.json", "--input"] + exports + ["--format", "paths"], in: example.path)
+            try #require(result.status == 0, "\(result)")
+            return result.stdout.split(separator: "\n").map(String.init)
+        }
+        func paths(_ kept: (ExportedDoc) -> Bool) -> [String] { documents.filter(kept).sorted(by: keyLess).map(\.path) }
+
+        let authors = try query("{\"collectionId\": \"authors\"}")
+        #expect(authors.count == 24)
+        #expect(authors == paths { $0.segments.first == "authors" && $0.segments.count == 2 })
+        let stories = try query("{\"collectionId\": \"stories\"}")
         #expect(stories.count == 160)
-        #expect(stories.filter { $0.bool("published") == true }.count == 136)
-        #expect(documents.filter { $0.segments.count == 4 && $0.segments[2] == "comments" }.count == 350)
-        #expect(documents.filter { $0.segments.first == "site" }.count == 2)
+        #expect(stories == paths { $0.segments.first == "stories" && $0.segments.count == 2 })
+        let published = try query("{\"collectionId\": \"stories\"}",
+            where: "{\"fieldFilter\": {\"field\": {\"fieldPath\": \"published\"}, \"op\": \"EQUAL\", \"value\": {\"booleanValue\": true}}}")
+        #expect(published.count == 136)
+        #expect(published == paths { $0.segments.first == "stories" && $0.segments.count == 2 && $0.bool("published") == true })
+        let comments = try query("{\"collectionId\": \"comments\", \"allDescendants\": true}")
+        #expect(comments.count == 350)
+        #expect(comments == paths { $0.segments.count == 4 && $0.segments[2] == "comments" })
+        #expect(try query("{\"collectionId\": \"site\"}") == paths { $0.segments.first == "site" })
+        #expect(authors.count + stories.count + comments.count + 2 == documents.count)
     }
 
     @Test func queryResultsMatchTheSampleData() throws {

@@ -25,15 +25,16 @@ struct BackgroundMapTests {
         #expect(map.results() == Array(repeating: true, count: count))
     }
 
-    /// The caller goes on while the threads work, and the results stay until it asks.
+    /// The caller goes on while the threads work, and the results stay until it asks: each
+    /// index waits for a signal the caller sends only once `init` has returned, which a map that
+    /// computed its indices before returning would never see.
     @Test func theCallerGoesOnMeanwhile() {
-        let started = DispatchSemaphore(value: 0)
-        let map = BackgroundMap(count: 2) { index in
-            started.signal()
-            return index + 1
+        let count = 2
+        let release = DispatchSemaphore(value: 0)
+        let map = BackgroundMap(count: count) { index in
+            release.wait(timeout: .now() + 5) == .success ? index + 1 : -1
         }
-        #expect(started.wait(timeout: .now() + 10) == .success)
-        #expect(started.wait(timeout: .now() + 10) == .success)
+        for _ in 0..<count { release.signal() }
         #expect(map.results() == [1, 2])
         #expect(map.results() == [1, 2])
     }

@@ -158,7 +158,11 @@ struct BuildTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let config = try SmallSite.write(into: dir, config: SmallSite.config.replacingOccurrences(of: "      xs:\n        collection: c\n", with: "      xs:\n        collection_group: comments\n"))
-        guard case .config(let configError)? = buildError(config: config) else { return }
+        let error = try #require(buildError(config: config))
+        guard case .config(let configError) = error else {
+            Issue.record("expected a config error, found \(error)")
+            return
+        }
         #expect(configError.message.contains("collection group \"comments\""))
     }
 

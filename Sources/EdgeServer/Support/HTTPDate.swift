@@ -18,19 +18,31 @@ public struct HTTPDate: Hashable, Comparable, Sendable, CustomStringConvertible 
         self.secondsSince1970 = secondsSince1970
     }
 
+    /// Parses a field value received now (see ``init(_:receivedAt:)``).
+    public init?(_ fieldValue: some StringProtocol) {
+        self.init(fieldValue, receivedAt: .current)
+    }
+
     /// Parses a field value in any of the three HTTP-date forms, or returns `nil` when it is not
     /// exactly one valid date (callers ignore such fields, as RFC 9110 §13.1.3 requires).
     ///
-    /// The day name must be a valid one but is not checked against the date. RFC 850's two-digit
-    /// years map to 1970–2069.
-    public init?(_ fieldValue: some StringProtocol) {
+    /// The day name must be a valid one but is not checked against the date. An RFC 850
+    /// two-digit year is the latest year ending in those digits that puts the date no more than
+    /// 50 years after `now` (RFC 9110 §5.6.7: a date more than 50 years in the future means the
+    /// most recent past year with the same last two digits).
+    public init?(_ fieldValue: some StringProtocol, receivedAt now: HTTPDate) {
         var scanner = FieldValueScanner(fieldValue)
-        guard let date = Self.gmtDate(&scanner, dayNames: Self.shortDayNames, separator: " ", yearDigits: 4)
-            ?? Self.gmtDate(&scanner, dayNames: Self.longDayNames, separator: "-", yearDigits: 2)
+        guard let date = Self.gmtDate(&scanner, dayNames: Self.shortDayNames, separator: " ", yearDigits: 4, receivedAt: now)
+            ?? Self.gmtDate(&scanner, dayNames: Self.longDayNames, separator: "-", yearDigits: 2, receivedAt: now)
             ?? Self.asctimeDate(&scanner),
             scanner.isAtEnd
         else { return nil }
         self = date
+    }
+
+    /// The current time, to the second.
+    public static var current: HTTPDate {
+        HTTPDate(secondsSince1970: Int64(time(nil)))
     }
 
     /// The IMF-fixdate form, for `Date`, `Last-Modified` and `Expires` fields.
@@ -69,7 +81,7 @@ public struct HTTPDate: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate: short day name, spaces, four-digit year) or
     /// `Sunday, 06-Nov-94 08:49:37 GMT` (RFC 850: long day name, dashes, two-digit year).
     private static func gmtDate(
-        _ scanner: inout FieldValueScanner, dayNames: [String], separator: String, yearDigits: Int
+        _ scanner: inout FieldValueScanner, dayNames: [String], separator: String, yearDigits: Int, receivedAt now: HTTPDate
     ) -> HTTPDate? {
         var probe = scanner
         guard probe.consume(oneOf: dayNames) != nil, probe.consume(", "),
@@ -79,8 +91,21 @@ public struct HTTPDate: Hashable, Comparable, Sendable, CustomStringConvertible 
             let time = clockTime(&probe), probe.consume(" GMT")
         else { return nil }
         scanner = probe
-        let fullYear = yearDigits == 4 ? year : year < 70 ? 2000 + year : 1900 + year
-        return HTTPDate(year: fullYear, month: month, day: day, time: time)
+        let fourDigitYear = yearDigits == 4 ? year : fullYear(twoDigits: year, month: month, day: day, time: time, receivedAt: now)
+        return HTTPDate(year: fourDigitYear, month: month, day: day, time: time)
+    }
+
+    /// The year that RFC 850's two digits name in a date received at `now`: the latest year ending
+    /// in them that puts the date (`month` counting from 0, `time` in seconds since midnight) no
+    /// more than 50 years after `now`.
+    private static func fullYear(twoDigits: Int, month: Int, day: Int, time: Int, receivedAt now: HTTPDate) -> Int {
+        var seconds = time_t(now.secondsSince1970)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let limitYear = Int(parts.tm_year) + 1900 + 50
+        let limitInYear = (Int(parts.tm_mon), Int(parts.tm_mday), (Int(parts.tm_hour) * 60 + Int(parts.tm_min)) * 60 + Int(parts.tm_sec))
+        let year = limitYear - ((limitYear - twoDigits) % 100 + 100) % 100
+        return year == limitYear && (month, day, time) > limitInYear ? year - 100 : year
     }
 
     /// `Sun Nov  6 08:49:37 1994` (a one-digit day is padded with a space).
