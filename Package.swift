@@ -122,6 +122,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["Publishing"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Publishing", "BundleFormat"], resources: [.copy("Fixtures")]),
     ]
 )
