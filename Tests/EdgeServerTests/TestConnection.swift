@@ -25,6 +25,11 @@ struct TestConnection {
         try await outbound.write(ByteBuffer(string: text))
     }
 
+    /// Sends bytes as they are, UTF-8 or not.
+    mutating func send(bytes: [UInt8]) async throws {
+        try await outbound.write(ByteBuffer(bytes: bytes))
+    }
+
     /// Sends `GET path` (or another method) with a Host header and `headers`, as HTTP/1.1.
     mutating func request(_ method: String = "GET", _ path: String, _ headers: [String] = []) async throws {
         try await send("\(method) \(path) HTTP/1.1\r\nHost: test\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n")

@@ -77,6 +77,9 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         switch unwrapInboundIn(data) {
         case .head(let head):
             receiving = (head, ByteBuffer())
+            if head.version.minor == 1, head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+                sendContinue(context: context)
+            }
         case .body(var chunk):
             guard let request = receiving else { return }
             if request.body.readableBytes + chunk.readableBytes > limits.maxRequestBodyBytes {
@@ -137,8 +140,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// Answers waiting requests in order until one must wait for a task (or none is left).
     private func answerWaitingRequests(context: ChannelHandlerContext) {
         while !answeringLater, !closing, let request = waiting.popFirst() {
-            var disposition: ConnectionDisposition =
-                request.head.isKeepAlive ? (request.head.version.minor == 0 ? .keepAliveHTTP10 : .keepAlive) : .close
+            var disposition = Self.disposition(after: request.head)
             let response: ServerResponse
             if request.bodyTooLarge {
                 response = .plainText(.contentTooLarge, "request bodies are limited to \(limits.maxRequestBodyBytes) bytes")
@@ -164,6 +166,27 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             context.read()
         }
     }
+
+    /// Keep-alive as the request asks, but for an HTTP/1.0 request with `Transfer-Encoding`,
+    /// whose framing cannot be trusted (RFC 9112 §6.1): the connection closes after it.
+    private static func disposition(after head: HTTPRequestHead) -> ConnectionDisposition {
+        guard head.isKeepAlive else { return .close }
+        guard head.version.minor == 0 else { return .keepAlive }
+        return head.headers.contains(name: "transfer-encoding") ? .close : .keepAliveHTTP10
+    }
+
+    /// Answers `Expect: 100-continue` with `100 Continue` (RFC 9110 §10.1.1), so the client
+    /// sends the body, unless an earlier request on the connection is still being answered (the
+    /// interim response would come before its response); the client then sends the body after
+    /// waiting a little.
+    private func sendContinue(context: ChannelHandlerContext) {
+        guard waiting.isEmpty, !answeringLater, !closing else { return }
+        var buffer = context.channel.allocator.buffer(capacity: Self.continueLine.utf8CodeUnitCount)
+        buffer.writeStaticString(Self.continueLine)
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(buffer)), promise: nil)
+    }
+
+    private static let continueLine: StaticString = "HTTP/1.1 100 Continue\r\n\r\n"
 
     /// Has a task answer `request`, then writes and flushes the response and goes on with the
     /// requests that waited behind it.

@@ -142,11 +142,6 @@ public final class UpstreamOrigin: Responder {
 extension UInt8 {
     /// RFC 3986 `pchar` (unreserved, sub-delims, `:` and `@`) or `/`.
     fileprivate var isPathCharacter: Bool {
-        switch self {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            Array("-._~!$&'()*+,;=:@/".utf8).contains(self)
-        }
+        isUnreservedOrSubDelimiter || self == UInt8(ascii: ":") || self == UInt8(ascii: "@") || self == UInt8(ascii: "/")
     }
 }
