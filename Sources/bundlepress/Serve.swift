@@ -57,6 +57,18 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Forward to this HTTP origin (http://host[:port][/prefix]) instead of serving a site directory.")
     var upstream: String?
 
+    @Option(
+        name: .customLong("upstream-host"),
+        help: ArgumentHelp(
+            "With --upstream: the one host name the site answers for, sent upstream as X-Forwarded-Host whatever Host a client sends (the cache then ignores Host). Without it, the client's Host is forwarded and is part of the cache key.",
+            valueName: "name"))
+    var upstreamHost: String?
+
+    @Flag(
+        name: .customLong("cache-set-cookie"),
+        help: "With --upstream: store responses that carry Set-Cookie (by default they are passed on but not stored: the cookie is one client's).")
+    var cacheSetCookie = false
+
     @Flag(name: .customLong("no-edge"), help: "Serve as a bare origin, without the simulated CDN edge cache in front.")
     var noEdge = false
 
@@ -82,6 +94,11 @@ struct Serve: AsyncParsableCommand {
             } catch {
                 throw ValidationError(error.description)
             }
+        } else if upstreamHost != nil || cacheSetCookie {
+            throw ValidationError("--upstream-host and --cache-set-cookie apply to --upstream")
+        }
+        if let upstreamHost, HostField.normalised(upstreamHost)?.isEmpty != false {
+            throw ValidationError("--upstream-host must be a host name with an optional port, such as www.example.com, found \"\(upstreamHost)\"")
         }
     }
 
@@ -89,8 +106,11 @@ struct Serve: AsyncParsableCommand {
         var terminal = Terminal()
         if let upstream {
             let address = try UpstreamAddress(parsing: upstream)
-            let origin = UpstreamOrigin(configuration: UpstreamConfiguration(address: address, failureLog: Self.logLine))
-            let chain = ResponderChain.serve(origin: origin, edge: noEdge ? nil : EdgeConfiguration())
+            let upstreamConfiguration = UpstreamConfiguration(
+                address: address, forwardedHost: upstreamHost.flatMap(HostField.normalised), failureLog: Self.logLine)
+            let origin = UpstreamOrigin(configuration: upstreamConfiguration)
+            let edge = EdgeConfiguration(inFrontOf: upstreamConfiguration, storesSetCookie: cacheSetCookie)
+            let chain = ResponderChain.serve(origin: origin, edge: noEdge ? nil : edge)
             // Bodies go upstream (PUT, POST): allow more than a static site needs.
             let limits = ConnectionLimits(maxRequestBodyBytes: Self.upstreamRequestBodyBytes)
             try await serve(chain.responder, limits: limits, describing: address.description, terminal: &terminal)
