@@ -133,10 +133,10 @@ import Testing
             if case .found = store.lookup(key, request: [:], at: 0, { _ in }) { return true }
             return false
         }
-        store.insert(try response(), under: keys[0], for: [:])
-        store.insert(try response(), under: keys[1], for: [:])
+        #expect(store.insert(try response(), under: keys[0], for: [:]))
+        #expect(store.insert(try response(), under: keys[1], for: [:]))
         #expect(isStored(keys[0]))
-        store.insert(try response(), under: keys[2], for: [:])
+        #expect(store.insert(try response(), under: keys[2], for: [:]))
         #expect(store.count == 2)
         #expect(store.storedBytes == 200)
         #expect(!isStored(keys[1]))

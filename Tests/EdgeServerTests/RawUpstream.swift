@@ -6,8 +6,9 @@ import NIOPosix
 
 /// An upstream on 127.0.0.1 that answers every request with the bytes a test scripts, HTTP or
 /// not: for upstreams that misbehave (an interim status as the answer, a body where none may
-/// be, a page built from what the request said). Each answer is written, then the connection
-/// closes, so every request comes on a connection of its own.
+/// be, a page built from what the request said, a body that stops halfway). Each answer is
+/// written, then the connection closes (unless `closing` is false: it then stays open until
+/// the client closes it), so every request comes on a connection of its own.
 final class RawUpstream: Sendable {
     /// Given the request head (request line and fields, as received), the bytes to answer with.
     typealias Script = @Sendable (String) -> String
@@ -25,12 +26,12 @@ final class RawUpstream: Sendable {
     var requests: [String] { heads.withLockedValue { $0 } }
 
     /// Runs `body` against an upstream answering with `script`, then stops it.
-    static func with(_ script: @escaping Script, _ body: (RawUpstream) async throws -> Void) async throws {
+    static func with(_ script: @escaping Script, closing: Bool = true, _ body: (RawUpstream) async throws -> Void) async throws {
         let recorder = NIOLockedValueBox<RawUpstream?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Handler(script: script) { head in
+                    try channel.pipeline.syncOperations.addHandler(Handler(script: script, closing: closing) { head in
                         recorder.withLockedValue { $0?.heads.withLockedValue { $0.append(head) } }
                     })
                 }
@@ -53,11 +54,13 @@ final class RawUpstream: Sendable {
         typealias OutboundOut = ByteBuffer
 
         private let script: Script
+        private let closing: Bool
         private let record: @Sendable (String) -> Void
         private var received = ""
 
-        init(script: @escaping Script, record: @escaping @Sendable (String) -> Void) {
+        init(script: @escaping Script, closing: Bool, record: @escaping @Sendable (String) -> Void) {
             self.script = script
+            self.closing = closing
             self.record = record
         }
 
@@ -67,8 +70,10 @@ final class RawUpstream: Sendable {
             let head = String(received[..<end.lowerBound])
             received = ""
             record(head)
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: script(head))))
-                .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            let written = context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: script(head))))
+            if closing {
+                written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            }
         }
     }
 }
@@ -87,14 +92,16 @@ func rawResponse(_ fields: [String], body: String = "", status: String = "200 OK
 /// Runs `body` against the chain `serve --upstream` runs (see `Serve.swift`): the conditional
 /// layer, the edge configured for the upstream, and an ``UpstreamOrigin`` to `upstream`.
 func withProxy(
-    to upstream: RawUpstream, forwardedHost: String? = nil, storesSetCookie: Bool = false, _ body: (RunningServer) async throws -> Void
+    to upstream: RawUpstream, forwardedHost: String? = nil, storesSetCookie: Bool = false, memoryBudget: MemoryBudget? = nil,
+    readTimeout: TimeAmount = .seconds(10), _ body: (RunningServer) async throws -> Void
 ) async throws {
     let configuration = UpstreamConfiguration(
-        address: try UpstreamAddress(parsing: "http://127.0.0.1:\(upstream.port)"), readTimeout: .seconds(10), forwardedHost: forwardedHost)
+        address: try UpstreamAddress(parsing: "http://127.0.0.1:\(upstream.port)"), readTimeout: readTimeout, forwardedHost: forwardedHost,
+        memoryBudget: memoryBudget)
     let origin = UpstreamOrigin(configuration: configuration)
     let chain = ResponderChain.serve(origin: origin, edge: EdgeConfiguration(inFrontOf: configuration, storesSetCookie: storesSetCookie))
     do {
-        try await withServer(responder: chain.responder, body)
+        try await withServer(responder: chain.responder, memoryBudget: memoryBudget, body)
     } catch {
         await origin.shutdown()
         throw error

@@ -65,10 +65,20 @@ public final class EdgeCache: Responder {
         storesSetCookie = configuration.storesSetCookie
         state = NIOLockedValueBox(
             State(
-                store: EdgeStore(capacity: configuration.maxStoredBytes),
+                store: EdgeStore(capacity: configuration.maxStoredBytes, budget: configuration.memoryBudget),
                 monitor: configuration.watchedFile.map { SiteChangeMonitor(watching: $0) }
             )
         )
+        // Bodies in flight come first: stored responses make room for them.
+        configuration.memoryBudget?.reclaim { [weak self] bytes in
+            self?.state.withLockedValue { $0.store.evict(atLeast: bytes) }
+        }
+    }
+
+    /// Gives the stored bytes back to the memory budget (`serve --watch` replaces the edge
+    /// with every rebuild).
+    deinit {
+        state.withLockedValue { _ = $0.store.removeAll() }
     }
 
     /// Answers a fresh stored response (`HIT`) or a purge request; nil for anything that needs
@@ -283,8 +293,9 @@ public final class EdgeCache: Responder {
         }
         let stored = StoredResponse(response, for: request.headerFields, requestTime: requestTime, responseTime: clock.now())
         return state.withLockedValue { state in
-            if let stored, state.store.canHold(stored), generation == state.generation {
+            if let stored, state.store.canHold(stored), generation == state.generation,
                 state.store.insert(stored, under: key, for: request.headerFields, replacing: replacing)
+            {
                 return .store
             }
             if let replacing {
@@ -313,12 +324,14 @@ public final class EdgeCache: Responder {
         return forwarded
     }
 
-    /// `502 Bad Gateway` or `504 Gateway Timeout` for an origin that could not answer.
+    /// `502 Bad Gateway`, `504 Gateway Timeout` or `503 Service Unavailable` for an origin that
+    /// could not answer.
     private static func gatewayFailure(_ error: OriginUnavailable, _ outcome: CacheOutcome) -> ServerResponse {
         outcome.label(
             .plainText(
                 error.gatewayStatus,
-                "the edge could not reach the origin (\(error.reason)) and has no response it may serve instead."
+                "the edge could not reach the origin (\(error.reason)) and has no response it may serve instead.",
+                fields: error.gatewayFields
             )
         )
     }

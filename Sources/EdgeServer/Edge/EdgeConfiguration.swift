@@ -18,6 +18,9 @@ public struct EdgeConfiguration: Sendable {
     /// `X-Forwarded-Host`), so that no client can store, under its own `Host`, a response that
     /// other hosts' clients receive. The site origin answers every host alike.
     public var cacheKeyIncludesHost: Bool
+    /// The server's budget for bodies in memory, which stored responses count against (they are
+    /// evicted to make room for bodies in flight); nil for none but ``maxStoredBytes``.
+    public var memoryBudget: MemoryBudget?
     /// Whether responses with `Set-Cookie` are stored (and so the cookie handed to every client
     /// the stored response serves). Off, they are passed on but not stored, as nginx and Varnish do.
     public var storesSetCookie: Bool
@@ -28,19 +31,24 @@ public struct EdgeConfiguration: Sendable {
         clock: EdgeClock = .system,
         watchedFile: String? = nil,
         cacheKeyIncludesHost: Bool = false,
-        storesSetCookie: Bool = false
+        storesSetCookie: Bool = false,
+        memoryBudget: MemoryBudget? = nil
     ) {
         self.maxStoredBytes = maxStoredBytes
         self.clock = clock
         self.watchedFile = watchedFile
         self.cacheKeyIncludesHost = cacheKeyIncludesHost
         self.storesSetCookie = storesSetCookie
+        self.memoryBudget = memoryBudget
     }
 
     /// The configuration of the edge in front of the upstream `upstream` describes: the cache
     /// keys on the client's `Host` unless the upstream is told one host
     /// (``UpstreamConfiguration/forwardedHost``), which every client then shares.
+    /// The edge shares the upstream's ``UpstreamConfiguration/memoryBudget``.
     public init(inFrontOf upstream: UpstreamConfiguration, storesSetCookie: Bool = false, clock: EdgeClock = .system) {
-        self.init(clock: clock, cacheKeyIncludesHost: upstream.forwardedHost == nil, storesSetCookie: storesSetCookie)
+        self.init(
+            clock: clock, cacheKeyIncludesHost: upstream.forwardedHost == nil, storesSetCookie: storesSetCookie,
+            memoryBudget: upstream.memoryBudget)
     }
 }

@@ -15,6 +15,9 @@ public struct UpstreamConfiguration: Sendable {
     /// The host every request is forwarded for (`X-Forwarded-Host`), whatever `Host` the
     /// client sent (`serve --upstream-host`); nil forwards the client's.
     public var forwardedHost: String?
+    /// The server's budget for bodies in memory: response bodies count against it as they
+    /// arrive, and one that does not fit is a 503 with `Retry-After`.
+    public var memoryBudget: MemoryBudget?
     /// Told one line per failed request (`upstream GET http://… failed: … (answered 502)`).
     public var failureLog: (@Sendable (String) -> Void)?
 
@@ -26,6 +29,7 @@ public struct UpstreamConfiguration: Sendable {
         maxResponseBodyBytes: Int = 64 << 20,
         maxConnections: Int = 64,
         forwardedHost: String? = nil,
+        memoryBudget: MemoryBudget? = nil,
         failureLog: (@Sendable (String) -> Void)? = nil
     ) {
         self.address = address
@@ -34,6 +38,7 @@ public struct UpstreamConfiguration: Sendable {
         self.maxResponseBodyBytes = maxResponseBodyBytes
         self.maxConnections = maxConnections
         self.forwardedHost = forwardedHost
+        self.memoryBudget = memoryBudget
         self.failureLog = failureLog
     }
 }

@@ -68,13 +68,33 @@ public final class UpstreamOrigin: Responder {
             // Upgrade is hop-by-hop and never forwarded: an interim status as the answer
             // (`101 Switching Protocols` above all) is not one the client can take.
             guard response.status.code >= 200 else { throw UnforwardableStatus(code: Int(response.status.code)) }
-            let body = try await response.body.collect(upTo: configuration.maxResponseBodyBytes)
+            let body = try await collect(response.body)
             return Self.forwardedResponse(response, body: body, toHEAD: request.method == .head)
         } catch {
             let failure = Self.failure(error)
             configuration.failureLog?("upstream \(request.method.rawValue) \(outgoing.url) failed: \(failure.reason) (answered \(failure.gatewayStatus.code))")
             throw failure
         }
+    }
+
+    /// The whole body, up to ``UpstreamConfiguration/maxResponseBodyBytes``, each part taken
+    /// from the memory budget as it arrives (and given back once the body is whole: it is then
+    /// the response's, which the edge counts when it stores it).
+    private func collect(_ body: HTTPClientResponse.Body) async throws -> ByteBuffer {
+        var collected = ByteBuffer()
+        var reserved = 0
+        defer { configuration.memoryBudget?.release(reserved) }
+        for try await var part in body {
+            guard collected.readableBytes + part.readableBytes <= configuration.maxResponseBodyBytes else {
+                throw NIOTooManyBytesError(maxBytes: configuration.maxResponseBodyBytes)
+            }
+            if let budget = configuration.memoryBudget {
+                guard budget.reserve(part.readableBytes) else { throw OverBudget(limit: budget.limit) }
+                reserved += part.readableBytes
+            }
+            collected.writeBuffer(&part)
+        }
+        return collected
     }
 
     /// Closes the upstream connections.
@@ -140,6 +160,9 @@ public final class UpstreamOrigin: Responder {
                 break
             }
         }
+        if let error = error as? OverBudget {
+            return OriginUnavailable(.overloaded, reason: "the bodies in memory fill the server's \(error.limit)-byte budget")
+        }
         if let error = error as? UnforwardableStatus {
             return OriginUnavailable(.unreachable, reason: "the upstream answered \(error.code), an interim status, as its final response")
         }
@@ -148,6 +171,11 @@ public final class UpstreamOrigin: Responder {
         }
         return OriginUnavailable(.unreachable, reason: String(describing: error))
     }
+}
+
+/// A response body part did not fit in the ``MemoryBudget``.
+private struct OverBudget: Error {
+    var limit: Int
 }
 
 /// An upstream answered with a status the edge cannot pass on (1xx as the final answer).
