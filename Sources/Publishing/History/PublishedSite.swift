@@ -49,10 +49,10 @@ struct PublishedSite {
             } catch let failure as PreviousSiteFailure {
                 throw failure
             } catch is ResponseAccumulator.ResponseTooBigError {
-                throw PreviousSiteFailure(source: target, message: "larger than the \(limit) bytes it may take (decoded); nothing was published")
+                throw PreviousSiteFailure(source: target, message: "larger than the \(limit) bytes it may take (decoded)")
             } catch let error as HTTPClientError where error == .deadlineExceeded {
                 throw PreviousSiteFailure(
-                    source: target, message: "the previous site was not fetched within \(limits.deadline) (--previous-timeout); nothing was published")
+                    source: target, message: "the previous site was not fetched within \(limits.deadline) (--previous-timeout)")
             } catch {
                 throw PreviousSiteFailure(source: target, message: "cannot fetch it: \(error)")
             }
