@@ -91,6 +91,13 @@ struct Build: ParsableCommand {
     var previous: String?
 
     @Option(
+        name: .customLong("previous-timeout"),
+        help: ArgumentHelp(
+            "How long fetching the previous site from a URL may take, all of it, in seconds (default 120); slower fails the build with 69.",
+            valueName: "seconds"))
+    var previousTimeout: Int?
+
+    @Option(
         help: ArgumentHelp(
             "Run one map task of a sharded build: slice K (from 0) of N of the inputs, or auto to read it from the engine's environment.",
             valueName: "K/N|auto"))
@@ -129,6 +136,9 @@ struct Build: ParsableCommand {
                 throw ValidationError("--snapshot-time: \(error.message)")
             }
         }
+        if let previousTimeout, previousTimeout <= 0 {
+            throw ValidationError("--previous-timeout must be a positive number of seconds")
+        }
         if let previous {
             do {
                 _ = try PreviousSite(parsing: previous, relativeTo: ".")
@@ -145,7 +155,8 @@ struct Build: ParsableCommand {
         var pipeline = try PipelineConfig.loadForCommand(config, terminal: &terminal)
         if let snapshotTime { pipeline.snapshotTime = try Timestamp(rfc3339: snapshotTime) }
         if let previous { pipeline.previous = try PreviousSite(parsing: previous, relativeTo: ".") }
-        let builder = SiteBuilder(config: pipeline, outputDirectory: output)
+        let builder = SiteBuilder(
+            config: pipeline, outputDirectory: output, previousDeadline: previousTimeout.map { .seconds($0) } ?? PreviousFetchLimits.defaultDeadline)
         var progress = BuildProgress(terminal: terminal, shows: !quiet && !json, dryRun: dryRun, pause: pause)
         if let shard, let partial {
             try runMap(shard: shard, partial: partial, builder: builder, progress: &progress)

@@ -57,6 +57,25 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Forward to this HTTP origin (http://host[:port][/prefix]) instead of serving a site directory.")
     var upstream: String?
 
+    @Option(
+        name: .customLong("upstream-host"),
+        help: ArgumentHelp(
+            "With --upstream: the one host name the site answers for, sent upstream as X-Forwarded-Host whatever Host a client sends (the cache then ignores Host). Without it, the client's Host is forwarded and is part of the cache key.",
+            valueName: "name"))
+    var upstreamHost: String?
+
+    @Flag(
+        name: .customLong("cache-set-cookie"),
+        help: "With --upstream: store responses that carry Set-Cookie (by default they are passed on but not stored: the cookie is one client's).")
+    var cacheSetCookie = false
+
+    @Option(
+        name: .customLong("max-body-memory"),
+        help: ArgumentHelp(
+            "The memory, in MiB, for request and upstream response bodies in flight and the edge's stored responses together (default 256); past it, new work gets 503 with Retry-After.",
+            valueName: "MiB"))
+    var maxBodyMemory = MemoryBudget.defaultLimit >> 20
+
     @Flag(name: .customLong("no-edge"), help: "Serve as a bare origin, without the simulated CDN edge cache in front.")
     var noEdge = false
 
@@ -67,6 +86,9 @@ struct Serve: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
+        guard maxBodyMemory > 0 else {
+            throw ValidationError("--max-body-memory must be a positive number of MiB, found \(maxBodyMemory)")
+        }
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535 (0 picks a free port), found \(port)")
         }
@@ -82,24 +104,33 @@ struct Serve: AsyncParsableCommand {
             } catch {
                 throw ValidationError(error.description)
             }
+        } else if upstreamHost != nil || cacheSetCookie {
+            throw ValidationError("--upstream-host and --cache-set-cookie apply to --upstream")
+        }
+        if let upstreamHost, HostField.normalised(upstreamHost)?.isEmpty != false {
+            throw ValidationError("--upstream-host must be a host name with an optional port, such as www.example.com, found \"\(upstreamHost)\"")
         }
     }
 
     func run() async throws {
         var terminal = Terminal()
+        let budget = MemoryBudget(limit: maxBodyMemory << 20)
         if let upstream {
             let address = try UpstreamAddress(parsing: upstream)
-            let origin = UpstreamOrigin(configuration: UpstreamConfiguration(address: address, failureLog: Self.logLine))
-            let chain = ResponderChain.serve(origin: origin, edge: noEdge ? nil : EdgeConfiguration())
+            let upstreamConfiguration = UpstreamConfiguration(
+                address: address, forwardedHost: upstreamHost.flatMap(HostField.normalised), memoryBudget: budget, failureLog: Self.logLine)
+            let origin = UpstreamOrigin(configuration: upstreamConfiguration)
+            let edge = EdgeConfiguration(inFrontOf: upstreamConfiguration, storesSetCookie: cacheSetCookie)
+            let chain = ResponderChain.serve(origin: origin, edge: noEdge ? nil : edge)
             // Bodies go upstream (PUT, POST): allow more than a static site needs.
             let limits = ConnectionLimits(maxRequestBodyBytes: Self.upstreamRequestBodyBytes)
-            try await serve(chain.responder, limits: limits, describing: address.description, terminal: &terminal)
+            try await serve(chain.responder, limits: limits, budget: budget, describing: address.description, terminal: &terminal)
             await origin.shutdown()
             return
         }
         if watch {
             HeapTuning.applyForReadingExports()
-            try await serveWatching(terminal: &terminal)
+            try await serveWatching(budget: budget, terminal: &terminal)
             return
         }
         let (directory, policy) = try site(terminal: &terminal)
@@ -108,25 +139,28 @@ struct Serve: AsyncParsableCommand {
             terminal.error("the site directory \(directory) does not exist; run bundlepress build first, or pass --dir")
             throw ExitStatus.noInput
         }
-        try await serve(siteChain(directory, policy: policy).responder, limits: ConnectionLimits(), describing: directory, terminal: &terminal)
+        try await serve(
+            siteChain(directory, policy: policy, budget: budget).responder, limits: ConnectionLimits(), budget: budget, describing: directory,
+            terminal: &terminal)
     }
 
-    /// The chain that serves a site directory with `policy`.
-    private func siteChain(_ directory: String, policy: HeaderPolicy) -> ResponderChain {
+    /// The chain that serves a site directory with `policy`, its edge storing within `budget`.
+    private func siteChain(_ directory: String, policy: HeaderPolicy, budget: MemoryBudget) -> ResponderChain {
         // A new manifest on disk means "the site was redeployed": the edge purges everything.
-        let edge = noEdge ? nil : EdgeConfiguration(watchedFile: (directory as NSString).appendingPathComponent("bundles/manifest.json"))
+        let edge =
+            noEdge ? nil : EdgeConfiguration(watchedFile: (directory as NSString).appendingPathComponent("bundles/manifest.json"), memoryBudget: budget)
         return ResponderChain.serve(origin: SiteOrigin(directory: directory, policy: policy), edge: edge)
     }
 
     /// `--watch`: the first build, then the server with live reload in front of the site while
     /// the watcher rebuilds; a rebuild that publishes or changes the header policy replaces the
     /// site's chain.
-    private func serveWatching(terminal: inout Terminal) async throws {
+    private func serveWatching(budget: MemoryBudget, terminal: inout Terminal) async throws {
         let file = config ?? "pipeline.yml"
         let pipeline = try PipelineConfig.loadForCommand(file, terminal: &terminal)
         let directory = dir ?? pipeline.outputDirectory
         let events = SiteEventStream(run: String(UInt64(Date().timeIntervalSince1970 * 1_000), radix: 36))
-        let live = LiveReloadResponder(wrapping: siteChain(directory, policy: pipeline.headerPolicy).responder, events: events)
+        let live = LiveReloadResponder(wrapping: siteChain(directory, policy: pipeline.headerPolicy, budget: budget).responder, events: events)
         let (firstBuild, firstBuildDone) = AsyncStream.makeStream(of: Void.self)
         // Into the directory being served, even if `output:` changes while watching.
         let watcher = SiteWatcher(configFile: file, outputDirectory: directory)
@@ -147,7 +181,7 @@ struct Serve: AsyncParsableCommand {
                     // as soon as they hear of the build.
                     if report.manifestChanged || config.headerPolicy != policy {
                         policy = config.headerPolicy
-                        live.replaceSite(with: siteChain(directory, policy: policy).responder)
+                        live.replaceSite(with: siteChain(directory, policy: policy, budget: budget).responder)
                     }
                     events.send(.rebuilt(summary: report.totals))
                     firstBuildDone.yield()
@@ -166,7 +200,7 @@ struct Serve: AsyncParsableCommand {
         }
         defer { watching.cancel() }
         for await _ in firstBuild { break }
-        try await serve(live, limits: ConnectionLimits(), describing: directory, terminal: &terminal)
+        try await serve(live, limits: ConnectionLimits(), budget: budget, describing: directory, terminal: &terminal)
     }
 
     /// `pipeline.yml`, `a.json and b.json`, `a.json and 3 more files`.
@@ -185,8 +219,10 @@ struct Serve: AsyncParsableCommand {
     private static let logLine: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
 
     /// Listens, prints the Serving line, and answers with `responder` until a signal stops the server.
-    private func serve(_ responder: some Responder, limits: ConnectionLimits, describing origin: String, terminal: inout Terminal) async throws {
-        let configuration = ServerConfiguration(host: host, port: port, limits: limits, accessLog: quiet ? nil : .standardError)
+    private func serve(
+        _ responder: some Responder, limits: ConnectionLimits, budget: MemoryBudget, describing origin: String, terminal: inout Terminal
+    ) async throws {
+        let configuration = ServerConfiguration(host: host, port: port, limits: limits, accessLog: quiet ? nil : .standardError, memoryBudget: budget)
         let server: EdgeServer
         do {
             server = try await EdgeServer.start(configuration: configuration, responder: responder)

@@ -124,7 +124,7 @@ import Testing
     /// The store evicts the least recently used response, not the oldest one.
     @Test func storeEvictsTheLeastRecentlyUsedResponse() throws {
         var store = EdgeStore(capacity: 250)
-        let keys = ["/a", "/b", "/c"].map { CacheKey(request(.get, path: $0)) }
+        let keys = ["/a", "/b", "/c"].map { CacheKey(request(.get, path: $0), includingHost: false) }
         func response() throws -> StoredResponse {
             let body = ByteBuffer(repeating: 0x61, count: 100)
             return try #require(StoredResponse(ServerResponse(status: .ok, body: body), for: [:], requestTime: 0, responseTime: 0))
@@ -133,10 +133,10 @@ import Testing
             if case .found = store.lookup(key, request: [:], at: 0, { _ in }) { return true }
             return false
         }
-        store.insert(try response(), under: keys[0], for: [:])
-        store.insert(try response(), under: keys[1], for: [:])
+        #expect(store.insert(try response(), under: keys[0], for: [:]))
+        #expect(store.insert(try response(), under: keys[1], for: [:]))
         #expect(isStored(keys[0]))
-        store.insert(try response(), under: keys[2], for: [:])
+        #expect(store.insert(try response(), under: keys[2], for: [:]))
         #expect(store.count == 2)
         #expect(store.storedBytes == 200)
         #expect(!isStored(keys[1]))

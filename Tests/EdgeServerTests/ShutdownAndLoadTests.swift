@@ -107,7 +107,10 @@ struct ShutdownAndLoadTests {
         try site.write("bundles/manifest.json", "{\"schema_version\":1}")
         try site.writeWithSidecar("bundles/a.0123456789abcdef.bundle", sampleBytes(20_000))
         let connections = 1_000
-        try await withServer(site: site) { server in
+        // One peer (127.0.0.1) opens them all: let it.
+        var limits = testLimits
+        limits.maxConnectionsPerPeer = connections
+        try await withServer(site: site, limits: limits) { server in
             let barrier = Barrier(count: connections)
             let served = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<connections {

@@ -8,9 +8,13 @@ struct TestConnection {
     private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     private var received = ByteBuffer()
 
-    /// Connects to 127.0.0.1:`port`, runs `body`, then closes the connection.
-    static func with<Result: Sendable>(port: Int, _ body: (inout TestConnection) async throws -> Result) async throws -> Result {
+    /// Connects to 127.0.0.1:`port` (from the loopback address `from`, another peer to the
+    /// server), runs `body`, then closes the connection.
+    static func with<Result: Sendable>(
+        port: Int, from: String = "127.0.0.1", _ body: (inout TestConnection) async throws -> Result
+    ) async throws -> Result {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(to: try SocketAddress(ipAddress: from, port: 0))
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
             }
@@ -23,6 +27,11 @@ struct TestConnection {
     /// Sends text as it is (write `\r\n` explicitly).
     mutating func send(_ text: String) async throws {
         try await outbound.write(ByteBuffer(string: text))
+    }
+
+    /// Sends bytes as they are, UTF-8 or not.
+    mutating func send(bytes: [UInt8]) async throws {
+        try await outbound.write(ByteBuffer(bytes: bytes))
     }
 
     /// Sends `GET path` (or another method) with a Host header and `headers`, as HTTP/1.1.

@@ -29,12 +29,13 @@ let testLimits = ConnectionLimits(requestTimeout: .seconds(120), idleTimeout: .s
 /// Runs `body` against a server on 127.0.0.1 (a free port) answering with `responder` on the
 /// event loops of `group`, then shuts the server down gracefully and waits until it has stopped.
 func withServer(
-    responder: some Responder, limits: ConnectionLimits = testLimits, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-    _ body: (RunningServer) async throws -> Void
+    responder: some Responder, limits: ConnectionLimits = testLimits, memoryBudget: MemoryBudget? = nil,
+    group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, _ body: (RunningServer) async throws -> Void
 ) async throws {
     let log = LogRecorder()
     let server = try await EdgeServer.start(
-        configuration: ServerConfiguration(host: "127.0.0.1", port: 0, limits: limits, accessLog: log.accessLog), responder: responder, group: group)
+        configuration: ServerConfiguration(host: "127.0.0.1", port: 0, limits: limits, accessLog: log.accessLog, memoryBudget: memoryBudget),
+        responder: responder, group: group)
     let running = Task { await server.run() }
     defer { running.cancel() }
     do {

@@ -20,13 +20,14 @@ enum Admission: Equatable, Sendable {
     /// response may be stored with when it has explicit freshness.
     static let understoodStatuses: Set<Int> = storableStatuses.union([302, 303, 307, 400, 403, 500, 502, 503, 504])
 
-    /// Decides from the response's directives and status and the request's `Authorization`.
+    /// Decides from the response's directives, status and `Set-Cookie` (not stored unless
+    /// `storingSetCookie`: the cookie is the one client's) and the request's `Authorization`.
     ///
     /// Any final status may be stored with explicit freshness (`max-age`, `s-maxage`, `Expires`,
     /// `public`, RFC 9111 §3); without it, only ``storableStatuses``. A response with
     /// `must-understand` is stored only for an ``understoodStatuses`` status, and then its
     /// `no-store` does not count.
-    init(_ response: ServerResponse, directives: CacheDirectives, request: ServerRequest) {
+    init(_ response: ServerResponse, directives: CacheDirectives, request: ServerRequest, storingSetCookie: Bool) {
         let status = response.status.code
         let explicitlyCacheable = directives.isPublic || directives.maxAge != nil || directives.sharedMaxAge != nil
             || response.headerFields[.expires] != nil
@@ -40,6 +41,8 @@ enum Admission: Equatable, Sendable {
             !(directives.isPublic || directives.sharedMaxAge != nil || directives.mustRevalidate)
         {
             self = .bypass(detail: "authorization")
+        } else if !storingSetCookie, response.headerFields[.setCookie] != nil {
+            self = .skip(detail: "set-cookie")
         } else if status < 200 || !(Self.storableStatuses.contains(status) || explicitlyCacheable) {
             self = .skip(detail: "status")
         } else {

@@ -38,6 +38,6 @@ extension EdgeCache {
     /// How many requests wait for another request's exchange with the origin about the target
     /// of `request` (request collapsing), for tests and diagnostics.
     public func requestsWaitingForOrigin(like request: ServerRequest) -> Int {
-        state.withLockedValue { $0.exchanges[CacheKey(request)]?.waiting ?? 0 }
+        state.withLockedValue { $0.exchanges[key(for: request)]?.waiting ?? 0 }
     }
 }

@@ -3,8 +3,9 @@ import NIOConcurrencyHelpers
 
 /// The simulated CDN edge: a shared HTTP cache (RFC 9111) in front of the origin.
 ///
-/// It stores `GET` responses by target (path and query) and by the request fields their `Vary`
-/// names, serves them while fresh (`s-maxage`, else `max-age`, else `Expires`), with `Age`,
+/// It stores `GET` responses by target (path and query, and host when
+/// ``EdgeConfiguration/cacheKeyIncludesHost``) and by the request fields their `Vary` names
+/// (but not those with `Set-Cookie`, unless ``EdgeConfiguration/storesSetCookie``), serves them while fresh (`s-maxage`, else `max-age`, else `Expires`), with `Age`,
 /// revalidates them with the origin when stale, serves them stale inside `stale-while-revalidate`
 /// (refreshing in the background) and `stale-if-error` windows, and answers 504 when the origin is
 /// down and nothing may be served. Every response carries `X-Cache` (`HIT`, `MISS`, `STALE`,
@@ -49,6 +50,10 @@ public final class EdgeCache: Responder {
 
     private let origin: ConditionalResponder
     private let clock: EdgeClock
+    /// ``EdgeConfiguration/cacheKeyIncludesHost``.
+    private let keysOnHost: Bool
+    /// ``EdgeConfiguration/storesSetCookie``.
+    private let storesSetCookie: Bool
     /// The stored responses, the purge generation, the running refreshes and the site monitor.
     let state: NIOLockedValueBox<State>
 
@@ -56,12 +61,24 @@ public final class EdgeCache: Responder {
     public init(origin: any Responder, configuration: EdgeConfiguration = EdgeConfiguration()) {
         self.origin = ConditionalResponder(wrapping: origin)
         clock = configuration.clock
+        keysOnHost = configuration.cacheKeyIncludesHost
+        storesSetCookie = configuration.storesSetCookie
         state = NIOLockedValueBox(
             State(
-                store: EdgeStore(capacity: configuration.maxStoredBytes),
+                store: EdgeStore(capacity: configuration.maxStoredBytes, budget: configuration.memoryBudget),
                 monitor: configuration.watchedFile.map { SiteChangeMonitor(watching: $0) }
             )
         )
+        // Bodies in flight come first: stored responses make room for them.
+        configuration.memoryBudget?.reclaim { [weak self] bytes in
+            self?.state.withLockedValue { $0.store.evict(atLeast: bytes) }
+        }
+    }
+
+    /// Gives the stored bytes back to the memory budget (`serve --watch` replaces the edge
+    /// with every rebuild).
+    deinit {
+        state.withLockedValue { _ = $0.store.removeAll() }
     }
 
     /// Answers a fresh stored response (`HIT`) or a purge request; nil for anything that needs
@@ -117,7 +134,7 @@ public final class EdgeCache: Responder {
     private func route(_ request: ServerRequest, at now: Double) -> Route {
         let isPurge = request.path == Self.purgePath
         let isCached = !isPurge && (request.method == .get || request.method == .head)
-        let key = CacheKey(request)
+        let key = key(for: request)
         let lookup = state.withLockedValue { state -> EdgeStore.Lookup<Found>? in
             state.purgeIfSiteChanged(at: now)
             guard isCached else { return nil }
@@ -177,14 +194,23 @@ public final class EdgeCache: Responder {
         }
         let responseTime = clock.now()
         if response.status == .notModified {
+            // A cookie the 304 sets is this client's: it is served, not stored (unless allowed).
+            var notModified = response
+            var cookies: [HTTPField] = []
+            if !storesSetCookie {
+                cookies = notModified.headerFields[fields: .setCookie]
+                notModified.headerFields[fields: .setCookie] = []
+            }
             var freshened = stored
-            freshened.freshen(with: response, requestTime: requestTime, responseTime: responseTime)
+            freshened.freshen(with: notModified, requestTime: requestTime, responseTime: responseTime)
             state.withLockedValue { state in
                 if generation == state.generation {
                     _ = state.store.update(stored.id, under: key) { $0 = freshened }
                 }
             }
-            return freshened.served(at: responseTime, as: CacheOutcome(label: .revalidated, forwardReason: "stale", forwardStatus: 304))
+            var served = freshened.served(at: responseTime, as: CacheOutcome(label: .revalidated, forwardReason: "stale", forwardStatus: 304))
+            served.headerFields.append(contentsOf: cookies)
+            return served
         }
         if response.status.kind == .serverError, let stale = staleOnError(stored, forwardStatus: response.status.code) {
             return stale
@@ -233,10 +259,10 @@ public final class EdgeCache: Responder {
         }
         if !Self.safeMethods.contains(request.method), response.status.code < 400 {
             let named = [.location, .contentLocation].compactMap { (name: HTTPField.Name) in
-                response.headerFields[name].flatMap { CacheKey(reference: $0, in: request) }
+                response.headerFields[name].flatMap { CacheKey(reference: $0, in: request, includingHost: keysOnHost) }
             }
             state.withLockedValue { state in
-                for key in [CacheKey(request)] + named {
+                for key in [key(for: request)] + named {
                     state.store.remove(key)
                 }
             }
@@ -257,7 +283,8 @@ public final class EdgeCache: Responder {
         _ response: ServerResponse, for request: ServerRequest, key: CacheKey, requestTime: Double, generation: UInt64,
         replacing: UInt64? = nil
     ) -> Admission {
-        let admission = Admission(response, directives: CacheDirectives(response.headerFields), request: request)
+        let admission = Admission(
+            response, directives: CacheDirectives(response.headerFields), request: request, storingSetCookie: storesSetCookie)
         guard admission == .store else {
             if let replacing {
                 state.withLockedValue { $0.store.remove(key, id: replacing) }
@@ -266,8 +293,9 @@ public final class EdgeCache: Responder {
         }
         let stored = StoredResponse(response, for: request.headerFields, requestTime: requestTime, responseTime: clock.now())
         return state.withLockedValue { state in
-            if let stored, state.store.canHold(stored), generation == state.generation {
+            if let stored, state.store.canHold(stored), generation == state.generation,
                 state.store.insert(stored, under: key, for: request.headerFields, replacing: replacing)
+            {
                 return .store
             }
             if let replacing {
@@ -275,6 +303,11 @@ public final class EdgeCache: Responder {
             }
             return .skip(detail: stored == nil ? "vary-star" : generation == state.generation ? "too-large" : "purged")
         }
+    }
+
+    /// The primary key `request` is stored under.
+    func key(for request: ServerRequest) -> CacheKey {
+        CacheKey(request, includingHost: keysOnHost)
     }
 
     /// Methods that do not change the resource (RFC 9110 §9.2.1).
@@ -291,12 +324,14 @@ public final class EdgeCache: Responder {
         return forwarded
     }
 
-    /// `502 Bad Gateway` or `504 Gateway Timeout` for an origin that could not answer.
+    /// `502 Bad Gateway`, `504 Gateway Timeout` or `503 Service Unavailable` for an origin that
+    /// could not answer.
     private static func gatewayFailure(_ error: OriginUnavailable, _ outcome: CacheOutcome) -> ServerResponse {
         outcome.label(
             .plainText(
                 error.gatewayStatus,
-                "the edge could not reach the origin (\(error.reason)) and has no response it may serve instead."
+                "the edge could not reach the origin (\(error.reason)) and has no response it may serve instead.",
+                fields: error.gatewayFields
             )
         )
     }

@@ -21,6 +21,8 @@ struct EdgeStore: Sendable {
 
     /// The most bytes the store holds.
     let capacity: Int
+    /// The server's budget for bodies in memory, which the stored bytes count against too.
+    private let budget: MemoryBudget?
     private var entries: [CacheKey: [StoredResponse]] = [:]
     /// Counts uses: each stored response keeps the tick of its last use
     /// (``StoredResponse/lastUsed``), set in place, so a hit allocates nothing.
@@ -31,9 +33,11 @@ struct EdgeStore: Sendable {
     /// The bytes currently held.
     private(set) var storedBytes = 0
 
-    /// Creates an empty store that holds at most `capacity` bytes.
-    init(capacity: Int) {
+    /// Creates an empty store that holds at most `capacity` bytes, and no more than `budget`
+    /// has room for beside the bodies in flight.
+    init(capacity: Int, budget: MemoryBudget? = nil) {
         self.capacity = capacity
+        self.budget = budget
     }
 
     /// Finds the stored response `request` selects under `key` at `now`, marks it used, and
@@ -72,28 +76,48 @@ struct EdgeStore: Sendable {
 
     /// Stores `response` under `key`, replacing the variants `request` selects and the response
     /// `replacing` names, then evicts least recently used responses until the bound holds.
-    mutating func insert(_ response: StoredResponse, under key: CacheKey, for request: HTTPFields, replacing: UInt64? = nil) {
+    /// Returns false (storing nothing) when the memory budget has no room for it even once
+    /// every other response is evicted: bodies in flight fill it.
+    mutating func insert(_ response: StoredResponse, under key: CacheKey, for request: HTTPFields, replacing: UInt64? = nil) -> Bool {
         var stored = response
         stored.id = nextID
         nextID += 1
         tick += 1
         stored.lastUsed = tick
         remove(under: key) { $0.selecting.matches(request) || $0.id == replacing }
+        if let budget {
+            while !budget.reserveWithoutReclaiming(stored.cost) {
+                guard evictLeastRecentlyUsed() else { return false }
+            }
+        }
         entries[key, default: []].append(stored)
         storedBytes += stored.cost
         count += 1
-        while storedBytes > capacity, let (oldestKey, oldest) = leastRecentlyUsed() {
-            remove(oldestKey, id: oldest)
-        }
+        while storedBytes > capacity, evictLeastRecentlyUsed() {}
+        return true
+    }
+
+    /// Evicts least recently used responses until `bytes` are freed or nothing is left.
+    mutating func evict(atLeast bytes: Int) {
+        let target = storedBytes - bytes
+        while storedBytes > target, evictLeastRecentlyUsed() {}
+    }
+
+    /// Evicts the response used longest ago; false when nothing is stored.
+    private mutating func evictLeastRecentlyUsed() -> Bool {
+        guard let (oldestKey, oldest) = leastRecentlyUsed() else { return false }
+        remove(oldestKey, id: oldest)
+        return true
     }
 
     /// Applies `change` to the stored response `id` under `key`; returns `false` when it is no
     /// longer stored (purged or evicted meanwhile).
     mutating func update(_ id: UInt64, under key: CacheKey, _ change: (inout StoredResponse) -> Void) -> Bool {
         guard let index = entries[key]?.firstIndex(where: { $0.id == id }), var stored = entries[key]?[index] else { return false }
-        storedBytes -= stored.cost
+        let before = stored.cost
         change(&stored)
-        storedBytes += stored.cost
+        storedBytes += stored.cost - before
+        budget?.account(stored.cost - before)
         tick += 1
         stored.lastUsed = tick
         entries[key]?[index] = stored
@@ -115,6 +139,7 @@ struct EdgeStore: Sendable {
         let removed = count
         entries = [:]
         count = 0
+        budget?.release(storedBytes)
         storedBytes = 0
         return removed
     }
@@ -137,6 +162,7 @@ struct EdgeStore: Sendable {
         for stored in variants {
             if shouldRemove(stored) {
                 storedBytes -= stored.cost
+                budget?.release(stored.cost)
             } else {
                 kept.append(stored)
             }

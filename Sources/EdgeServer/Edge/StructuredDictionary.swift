@@ -177,5 +177,4 @@ struct StructuredDictionary: Equatable, Sendable {
 extension UInt8 {
     fileprivate var isLowercaseLetter: Bool { self >= UInt8(ascii: "a") && self <= UInt8(ascii: "z") }
     fileprivate var isLetter: Bool { isLowercaseLetter || (self >= UInt8(ascii: "A") && self <= UInt8(ascii: "Z")) }
-    fileprivate var isDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
 }

@@ -39,7 +39,8 @@ public struct LiveReloadResponder: Responder {
         return finished(try await site.withLockedValue { $0 }.respond(to: request), for: request)
     }
 
-    /// The stream for `GET` (405 for other methods but `HEAD`), never stored by a cache.
+    /// The stream for `GET` (405 for other methods but `HEAD`, 503 while
+    /// ``SiteEventStream/maxListeners`` pages listen), never stored by a cache.
     private func eventStream(for request: ServerRequest) -> ServerResponse {
         guard request.method == .get || request.method == .head else {
             return .plainText(.methodNotAllowed, "the event stream answers GET", fields: [.allow: "GET, HEAD"])
@@ -47,7 +48,12 @@ public struct LiveReloadResponder: Responder {
         let lastEventID = request.headerFields[HTTPField.Name("Last-Event-ID")!]
         let fields: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", .xContentTypeOptions: "nosniff"]
         // HEAD gets the head alone: no listener is added for a stream nobody reads.
-        let chunks = request.method == .head ? AsyncStream { $0.finish() } : events.subscribe(lastEventID: lastEventID)
+        let chunks: AsyncStream<ByteBuffer>? = request.method == .head ? AsyncStream { $0.finish() } : events.subscribe(lastEventID: lastEventID)
+        guard let chunks else {
+            return .plainText(
+                .serviceUnavailable, "\(events.maxListeners) pages already listen for site events; retry later",
+                fields: [.retryAfter: "5", .cacheControl: "no-store"])
+        }
         return ServerResponse(status: .ok, headerFields: fields, body: ResponseBody(streaming: chunks))
     }
 

@@ -19,15 +19,28 @@ public final class SiteEventStream: Sendable {
 
     /// How long a page's `EventSource` waits before reconnecting, in milliseconds.
     static let reconnectMilliseconds = 1_000
+    /// The comment line sent to keep an idle stream open through proxies and timeouts.
+    static let keepAliveComment = ": keep-alive\n\n"
 
     private let state = NIOLockedValueBox(State())
     /// Makes ids unique across server runs: a page from an earlier run never matches.
     private let run: String
+    /// The most pages listening at once; more are refused (``subscribe(lastEventID:)``).
+    public let maxListeners: Int
+    /// How often an idle stream gets a comment line.
+    let keepAliveInterval: Duration
+    /// How long one stream lasts; the page's `EventSource` then reconnects (and, by its
+    /// `Last-Event-ID`, misses nothing).
+    let lifetime: Duration
 
     /// Creates a stream with no listeners; `run` tells this server run's event ids apart from
-    /// an earlier run's (a start time will do).
-    public init(run: String) {
+    /// an earlier run's (a start time will do). At most `maxListeners` pages listen at once,
+    /// each stream gets a comment every `keepAliveInterval` and ends after `lifetime`.
+    public init(run: String, maxListeners: Int = 64, keepAliveInterval: Duration = .seconds(15), lifetime: Duration = .seconds(30 * 60)) {
         self.run = run
+        self.maxListeners = maxListeners
+        self.keepAliveInterval = keepAliveInterval
+        self.lifetime = lifetime
     }
 
     /// How many pages are listening.
@@ -55,10 +68,13 @@ public final class SiteEventStream: Sendable {
     }
 
     /// A new listener's stream: the reconnection delay, the current state if the page missed it
-    /// (see the type's description), then every event sent until the stream is cancelled.
-    func subscribe(lastEventID: String?) -> AsyncStream<ByteBuffer> {
+    /// (see the type's description), then every event sent, with a comment line every
+    /// `keepAliveInterval`, until `lifetime` has passed or the stream is cancelled; nil when
+    /// `maxListeners` pages listen already.
+    func subscribe(lastEventID: String?) -> AsyncStream<ByteBuffer>? {
         let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(16))
-        let key = state.withLockedValue { state in
+        let key = state.withLockedValue { state -> Int? in
+            guard state.subscribers.count < maxListeners else { return nil }
             var opening = "retry: \(Self.reconnectMilliseconds)\n\n"
             if let last = state.last, last.id != lastEventID, lastEventID != nil || last.event.isFailure {
                 opening += Self.encode(last.event, id: last.id)
@@ -69,7 +85,17 @@ public final class SiteEventStream: Sendable {
             state.subscribers[key] = continuation
             return key
         }
+        guard let key else { return nil }
+        let pulse = Task { [keepAliveInterval, lifetime] in
+            let end = ContinuousClock.now + lifetime
+            while ContinuousClock.now < end {
+                guard (try? await Task.sleep(for: min(keepAliveInterval, end - ContinuousClock.now))) != nil else { return }
+                if ContinuousClock.now < end { continuation.yield(ByteBuffer(string: Self.keepAliveComment)) }
+            }
+            continuation.finish()
+        }
         continuation.onTermination = { [weak self] _ in
+            pulse.cancel()
             self?.state.withLockedValue { _ = $0.subscribers.removeValue(forKey: key) }
         }
         return stream

@@ -42,6 +42,9 @@ public struct OriginUnavailable: Error, Sendable, CustomStringConvertible {
         case unreachable
         /// No answer in time (`504 Gateway Timeout`).
         case timedOut
+        /// The server has no memory left for the answer now (``MemoryBudget``): `503 Service
+        /// Unavailable` with `Retry-After`.
+        case overloaded
     }
 
     /// How the origin failed.
@@ -55,12 +58,18 @@ public struct OriginUnavailable: Error, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// The status a client gets when nothing may be served instead: 502 or 504.
+    /// The status a client gets when nothing may be served instead: 502, 504 or 503.
     public var gatewayStatus: HTTPResponse.Status {
         switch failure {
         case .unreachable: .badGateway
         case .timedOut: .gatewayTimeout
+        case .overloaded: .serviceUnavailable
         }
+    }
+
+    /// The fields that go with ``gatewayStatus``: `Retry-After` for a 503.
+    public var gatewayFields: HTTPFields {
+        failure == .overloaded ? [.retryAfter: "1"] : [:]
     }
 
     public var description: String { "origin unavailable: \(reason)" }

@@ -19,4 +19,20 @@ extension UInt8 {
     var isSpaceOrTab: Bool {
         self == UInt8(ascii: " ") || self == UInt8(ascii: "\t")
     }
+
+    /// Whether the byte is an ASCII digit.
+    var isDigit: Bool {
+        self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9")
+    }
+
+    /// RFC 3986 `unreserved` or `sub-delims`: what a registered name (a host) holds unescaped,
+    /// and, with `:`, `@` and `/`, a path.
+    var isUnreservedOrSubDelimiter: Bool {
+        switch self {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default:
+            Array("-._~!$&'()*+,;=".utf8).contains(self)
+        }
+    }
 }

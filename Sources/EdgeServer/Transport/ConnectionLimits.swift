@@ -18,6 +18,10 @@ public struct ConnectionLimits: Sendable {
     public var idleTimeout: Duration
     /// Most connections open at once; more get 503 with `Retry-After` and are closed.
     public var maxConnections: Int
+    /// Most connections open at once from one IP address, so that one peer cannot take every
+    /// place of ``maxConnections``; more get 503 with `Retry-After` and are closed. An event
+    /// stream gives its place back once it starts (streams have their own cap).
+    public var maxConnectionsPerPeer: Int
 
     /// Creates limits; the defaults suit a local server that many browser tabs and test
     /// scripts use at once.
@@ -27,7 +31,8 @@ public struct ConnectionLimits: Sendable {
         maxRequestBodyBytes: Int = 64 << 10,
         requestTimeout: Duration = .seconds(10),
         idleTimeout: Duration = .seconds(60),
-        maxConnections: Int = 4_096
+        maxConnections: Int = 4_096,
+        maxConnectionsPerPeer: Int = 256
     ) {
         self.maxRequestTargetBytes = maxRequestTargetBytes
         self.maxRequestHeadBytes = maxRequestHeadBytes
@@ -35,5 +40,6 @@ public struct ConnectionLimits: Sendable {
         self.requestTimeout = requestTimeout
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
+        self.maxConnectionsPerPeer = maxConnectionsPerPeer
     }
 }

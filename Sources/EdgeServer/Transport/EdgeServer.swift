@@ -46,7 +46,9 @@ public final class EdgeServer: Sendable {
     ) async throws(ServerError) -> EdgeServer {
         let quiescing = ServerQuiescingHelper(group: group)
         let wanted = configuration.limits.maxConnections
-        let counter = ConnectionCounter(limit: OpenFileLimit.raiseCurrent(toHold: wanted)?.connectionCap(wanting: wanted) ?? wanted)
+        let counter = ConnectionCounter(
+            limit: OpenFileLimit.raiseCurrent(toHold: wanted)?.connectionCap(wanting: wanted) ?? wanted,
+            perPeerLimit: configuration.limits.maxConnectionsPerPeer)
         let dates = DateCache()
         let responder: any Responder = responder
         let listener: any Channel
@@ -91,11 +93,15 @@ public final class EdgeServer: Sendable {
         _ channel: any Channel, configuration: ServerConfiguration, responder: any Responder, counter: ConnectionCounter, dates: DateCache
     ) throws {
         let pipeline = channel.pipeline.syncOperations
-        guard counter.admit() else {
-            try pipeline.addHandler(ConnectionRefusalHandler(date: dates.now().httpDate, limit: counter.limit))
+        let slot: ConnectionSlot
+        switch counter.admit(peer: channel.remoteAddress?.ipAddress ?? "-") {
+        case .success(let admitted):
+            slot = admitted
+        case .failure(let refusal):
+            try pipeline.addHandler(ConnectionRefusalHandler(date: dates.now().httpDate, refusal: refusal, counter: counter))
             return
         }
-        channel.closeFuture.whenComplete { _ in counter.release() }
+        channel.closeFuture.whenComplete { _ in slot.release() }
         let limits = configuration.limits
         var decoderLimits = NIOHTTPDecoderLimitConfiguration()
         decoderLimits.maxHeaderFieldSize = limits.maxRequestHeadBytes
@@ -107,6 +113,8 @@ public final class EdgeServer: Sendable {
         // ServerResponse.writeHTTP1Head).
         try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)))
         try pipeline.addHandler(ConnectionLifecycleHandler(limits: limits, accessLog: configuration.accessLog, dates: dates))
-        try pipeline.addHandler(HTTPConnectionHandler(responder: responder, limits: limits, accessLog: configuration.accessLog, dates: dates))
+        try pipeline.addHandler(
+            HTTPConnectionHandler(
+                responder: responder, limits: limits, accessLog: configuration.accessLog, dates: dates, slot: slot, budget: configuration.memoryBudget))
     }
 }

@@ -27,17 +27,30 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// How many complete requests may wait behind one being answered before reading pauses.
     static let maxWaitingRequests = 16
 
-    /// A request read completely (or until its body went over the limit).
+    /// A request read completely (or until its body was refused).
     private struct ReceivedRequest {
         var head: HTTPRequestHead
+        /// The body, whose bytes are taken from the memory budget until the request is answered.
         var body: ByteBuffer
-        var bodyTooLarge: Bool
+        var refusal: BodyRefusal?
+    }
+
+    /// Why a request body was not read to its end.
+    fileprivate enum BodyRefusal {
+        /// Over ``ConnectionLimits/maxRequestBodyBytes``: 413.
+        case tooLarge
+        /// The ``MemoryBudget`` has no room for it: 503 with `Retry-After`.
+        case overBudget
     }
 
     private let responder: any Responder
     private let limits: ConnectionLimits
     private let accessLog: AccessLog?
     private let dates: DateCache
+    /// This connection's place in the connection count, given back when it becomes a stream.
+    private let slot: ConnectionSlot
+    /// What request bodies are taken from while they are received and answered.
+    private let budget: MemoryBudget?
 
     /// The peer's address for the access log, and whether it is loopback.
     private var client = "-"
@@ -60,11 +73,15 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// The task writing a streamed response's chunks.
     private var streaming: Task<Void, Never>?
 
-    init(responder: any Responder, limits: ConnectionLimits, accessLog: AccessLog?, dates: DateCache) {
+    init(
+        responder: any Responder, limits: ConnectionLimits, accessLog: AccessLog?, dates: DateCache, slot: ConnectionSlot, budget: MemoryBudget?
+    ) {
         self.responder = responder
         self.limits = limits
         self.accessLog = accessLog
         self.dates = dates
+        self.slot = slot
+        self.budget = budget
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -77,12 +94,15 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         switch unwrapInboundIn(data) {
         case .head(let head):
             receiving = (head, ByteBuffer())
+            if head.version.minor == 1, head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+                sendContinue(context: context)
+            }
         case .body(var chunk):
             guard let request = receiving else { return }
             if request.body.readableBytes + chunk.readableBytes > limits.maxRequestBodyBytes {
-                // Answered (413, then close) without waiting for the rest of the body.
-                receiving = nil
-                received(ReceivedRequest(head: request.head, body: ByteBuffer(), bodyTooLarge: true), context: context)
+                refuse(request, .tooLarge, context: context)
+            } else if let budget, !budget.reserve(chunk.readableBytes) {
+                refuse(request, .overBudget, context: context)
             } else if request.body.readableBytes == 0 {
                 receiving?.body = chunk
             } else {
@@ -91,8 +111,15 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         case .end:
             guard let request = receiving else { return }
             receiving = nil
-            received(ReceivedRequest(head: request.head, body: request.body, bodyTooLarge: false), context: context)
+            received(ReceivedRequest(head: request.head, body: request.body), context: context)
         }
+    }
+
+    /// Answers the request being received (then closes) without waiting for the rest of its body.
+    private func refuse(_ request: (head: HTTPRequestHead, body: ByteBuffer), _ refusal: BodyRefusal, context: ChannelHandlerContext) {
+        receiving = nil
+        budget?.release(request.body.readableBytes)
+        received(ReceivedRequest(head: request.head, body: ByteBuffer(), refusal: refusal), context: context)
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -102,7 +129,9 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     func channelInactive(context: ChannelHandlerContext) {
         isActive = false
-        waiting.removeAll()
+        budget?.release(receiving?.body.readableBytes ?? 0)
+        receiving = nil
+        discardWaitingRequests()
         streaming?.cancel()
         context.fireChannelInactive()
     }
@@ -129,7 +158,10 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     private func received(_ request: ReceivedRequest, context: ChannelHandlerContext) {
-        guard !closing else { return }
+        guard !closing else {
+            budget?.release(request.body.readableBytes)
+            return
+        }
         waiting.append(request)
         answerWaitingRequests(context: context)
     }
@@ -137,11 +169,10 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// Answers waiting requests in order until one must wait for a task (or none is left).
     private func answerWaitingRequests(context: ChannelHandlerContext) {
         while !answeringLater, !closing, let request = waiting.popFirst() {
-            var disposition: ConnectionDisposition =
-                request.head.isKeepAlive ? (request.head.version.minor == 0 ? .keepAliveHTTP10 : .keepAlive) : .close
+            var disposition = Self.disposition(after: request.head)
             let response: ServerResponse
-            if request.bodyTooLarge {
-                response = .plainText(.contentTooLarge, "request bodies are limited to \(limits.maxRequestBodyBytes) bytes")
+            if let refusal = request.refusal {
+                response = refusal.response(limits: limits, budget: budget)
                 disposition = .close
             } else {
                 do {
@@ -157,6 +188,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
                     disposition = .close
                 }
             }
+            budget?.release(request.body.readableBytes)
             write(response, toRequest: request.head, disposition: disposition, context: context)
         }
         if heldRead, waiting.count <= Self.maxWaitingRequests {
@@ -164,6 +196,33 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             context.read()
         }
     }
+
+    /// Drops the requests not answered yet, giving their bodies back to the budget.
+    private func discardWaitingRequests() {
+        budget?.release(waiting.reduce(0) { $0 + $1.body.readableBytes })
+        waiting.removeAll()
+    }
+
+    /// Keep-alive as the request asks, but for an HTTP/1.0 request with `Transfer-Encoding`,
+    /// whose framing cannot be trusted (RFC 9112 §6.1): the connection closes after it.
+    private static func disposition(after head: HTTPRequestHead) -> ConnectionDisposition {
+        guard head.isKeepAlive else { return .close }
+        guard head.version.minor == 0 else { return .keepAlive }
+        return head.headers.contains(name: "transfer-encoding") ? .close : .keepAliveHTTP10
+    }
+
+    /// Answers `Expect: 100-continue` with `100 Continue` (RFC 9110 §10.1.1), so the client
+    /// sends the body, unless an earlier request on the connection is still being answered (the
+    /// interim response would come before its response); the client then sends the body after
+    /// waiting a little.
+    private func sendContinue(context: ChannelHandlerContext) {
+        guard waiting.isEmpty, !answeringLater, !closing else { return }
+        var buffer = context.channel.allocator.buffer(capacity: Self.continueLine.utf8CodeUnitCount)
+        buffer.writeStaticString(Self.continueLine)
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(buffer)), promise: nil)
+    }
+
+    private static let continueLine: StaticString = "HTTP/1.1 100 Continue\r\n\r\n"
 
     /// Has a task answer `request`, then writes and flushes the response and goes on with the
     /// requests that waited behind it.
@@ -174,6 +233,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             await Self.answer(request, with: responder)
         }.assumeIsolated().whenSuccess { [self] response in
             answeringLater = false
+            budget?.release(request.body.readableBytes)
             guard isActive else { return }
             write(response, toRequest: head, disposition: disposition, context: context)
             answerWaitingRequests(context: context)
@@ -186,7 +246,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         do {
             return try await responder.respond(to: request)
         } catch {
-            return .plainText(error.gatewayStatus, error.description)
+            return .plainText(error.gatewayStatus, error.description, fields: error.gatewayFields)
         }
     }
 
@@ -206,13 +266,14 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         if let chunks = response.body.stream, withBody, response.allowsBody {
             sentBytes = 0
             closing = true
-            waiting.removeAll()
+            discardWaitingRequests()
             _ = context.writeAndFlush(response, date: stamp.httpDate, connection: .close, withBody: true)
             unflushed = false
             streaming = Self.write(chunks, to: context.channel)
+            slot.release()
         } else if disposition == .close {
             closing = true
-            waiting.removeAll()
+            discardWaitingRequests()
             let written: EventLoopFuture<Void>
             (sentBytes, written) = context.writeAndFlush(response, date: stamp.httpDate, connection: .close, withBody: withBody)
             unflushed = false
@@ -261,5 +322,19 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     static func isLoopback(_ address: SocketAddress) -> Bool {
         guard let ip = address.ipAddress else { return address.protocol == .unix }
         return ip.hasPrefix("127.") || ip == "::1" || ip.hasPrefix("::ffff:127.")
+    }
+}
+
+extension HTTPConnectionHandler.BodyRefusal {
+    /// The answer to a request whose body was refused; the connection closes after it.
+    func response(limits: ConnectionLimits, budget: MemoryBudget?) -> ServerResponse {
+        switch self {
+        case .tooLarge:
+            .plainText(.contentTooLarge, "request bodies are limited to \(limits.maxRequestBodyBytes) bytes")
+        case .overBudget:
+            .plainText(
+                .serviceUnavailable, "the request bodies in memory fill the server's \(budget?.limit ?? 0)-byte budget; retry shortly",
+                fields: [.retryAfter: "1"])
+        }
     }
 }

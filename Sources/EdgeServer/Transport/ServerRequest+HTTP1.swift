@@ -5,8 +5,9 @@ import NIOHTTPTypesHTTP1
 
 extension ServerRequest {
     /// The request a decoded HTTP/1 head and its body stand for, or the reason to refuse it: a target over
-    /// `limits` (414) or invalid (400, see ``RequestTarget``), an invalid header name, or not
-    /// exactly one `Host` in an HTTP/1.1 request (400, RFC 9112 §3.2). (The parser itself
+    /// `limits` (414) or invalid (400, see ``RequestTarget``), an invalid header name, not
+    /// exactly one `Host` in an HTTP/1.1 request, or one that is not `host[:port]` (400, RFC 9112
+    /// §3.2, RFC 9110 §7.2). (The parser itself
     /// refuses versions other than 1.0 and 1.1, see ``ConnectionLifecycleHandler``.)
     init(head: HTTPRequestHead, body: ByteBuffer, isFromLoopback: Bool, limits: ConnectionLimits) throws(RequestRejection) {
         guard head.uri.utf8.count <= limits.maxRequestTargetBytes else {
@@ -33,7 +34,12 @@ extension ServerRequest {
             guard let fieldName = HTTPField.Name(name) else {
                 throw RequestRejection(.badRequest, "a header field name is not a valid token")
             }
-            if fieldName.canonicalName == "host" { hostCount += 1 }
+            if fieldName.canonicalName == "host" {
+                hostCount += 1
+                guard HostField.normalised(value) != nil else {
+                    throw RequestRejection(.badRequest, "the Host header field is not a host name or address with an optional port")
+                }
+            }
             fields.append(HTTPField(name: fieldName, value: value))
         }
         guard hostCount == 1 || (hostCount == 0 && head.version.minor == 0) else {

@@ -12,8 +12,8 @@ extension ServerResponse {
         status.kind != .informational && status != .noContent && status != .notModified
     }
 
-    /// Writes the HTTP/1.1 head as sent to `buffer`: the status line, the response's fields, then
-    /// `Date` and `Content-Length` when missing, and `Connection` when the connection closes after
+    /// Writes the HTTP/1.1 head as sent to `buffer`: the status line, the response's fields (but
+    /// `Content-Length` on a status without a body), then `Date` and `Content-Length` when missing, and `Connection` when the connection closes after
     /// it (or stays open for an HTTP/1.0 client that asked for keep-alive), replacing any
     /// `Connection` field of the response. A streamed body gets no `Content-Length`: its end is
     /// the connection's.
@@ -32,7 +32,10 @@ extension ServerResponse {
         for field in headerFields {
             if !hasDate, field.name == .date {
                 hasDate = true
-            } else if !hasLength, field.name == .contentLength {
+            } else if field.name == .contentLength {
+                // None on 1xx and 204 (RFC 9110 §8.6), nor on a 304, whose length is the
+                // representation's it stands for, which the client holds already.
+                guard allowsBody else { continue }
                 hasLength = true
             } else if connection != .keepAlive, field.name == .connection {
                 continue

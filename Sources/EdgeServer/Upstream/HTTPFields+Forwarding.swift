@@ -43,6 +43,7 @@ extension HTTPField.Name {
     /// `Host`, which HTTPTypes keeps out of `HTTPFields` (as `:authority`); the transport keeps
     /// the HTTP/1 field, which a proxy rewrites.
     static let hostField = HTTPField.Name("Host")!
-    /// `X-Forwarded-Host`: the `Host` the client sent, for an upstream behind a rewritten `Host`.
+    /// `X-Forwarded-Host`: the host the request was for (the operator's, or the client's `Host`),
+    /// for an upstream behind a rewritten `Host`.
     static let xForwardedHost = HTTPField.Name("X-Forwarded-Host")!
 }

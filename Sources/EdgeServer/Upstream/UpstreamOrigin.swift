@@ -12,7 +12,12 @@ import NIOHTTP1
 /// - Header fields end to end: the hop-by-hop ones (`Connection` and what it names,
 ///   `Keep-Alive`, `TE`, `Transfer-Encoding`, `Upgrade`, `Proxy-Connection`) removed in both
 ///   directions and `Via: 1.1 bundlepress` added to both; `Host` becomes the upstream's
-///   authority (as nginx's `proxy_pass` does), the client's goes in `X-Forwarded-Host`.
+///   authority (as nginx's `proxy_pass` does), and `X-Forwarded-Host` is the operator's
+///   ``UpstreamConfiguration/forwardedHost`` or else the client's `Host` (normalised; the edge
+///   then keys its cache on it, ``EdgeConfiguration/cacheKeyIncludesHost``), never a value the
+///   client sent in `X-Forwarded-Host`.
+/// - An interim status (1xx) as the answer is a 502 (no `Upgrade` is forwarded); a 204 or 304
+///   is passed on without a body.
 /// - Redirects are returned, never followed; bodies are never decoded.
 /// - An upstream that refuses or drops the connection or answers invalid HTTP throws
 ///   ``OriginUnavailable/Failure/unreachable`` (502), one that does not answer in time
@@ -60,13 +65,36 @@ public final class UpstreamOrigin: Responder {
                 // reached the upstream, so sending it again on a new connection is safe.
                 response = try await client.execute(outgoing, timeout: deadline)
             }
-            let body = try await response.body.collect(upTo: configuration.maxResponseBodyBytes)
+            // Upgrade is hop-by-hop and never forwarded: an interim status as the answer
+            // (`101 Switching Protocols` above all) is not one the client can take.
+            guard response.status.code >= 200 else { throw UnforwardableStatus(code: Int(response.status.code)) }
+            let body = try await collect(response.body)
             return Self.forwardedResponse(response, body: body, toHEAD: request.method == .head)
         } catch {
             let failure = Self.failure(error)
             configuration.failureLog?("upstream \(request.method.rawValue) \(outgoing.url) failed: \(failure.reason) (answered \(failure.gatewayStatus.code))")
             throw failure
         }
+    }
+
+    /// The whole body, up to ``UpstreamConfiguration/maxResponseBodyBytes``, each part taken
+    /// from the memory budget as it arrives (and given back once the body is whole: it is then
+    /// the response's, which the edge counts when it stores it).
+    private func collect(_ body: HTTPClientResponse.Body) async throws -> ByteBuffer {
+        var collected = ByteBuffer()
+        var reserved = 0
+        defer { configuration.memoryBudget?.release(reserved) }
+        for try await var part in body {
+            guard collected.readableBytes + part.readableBytes <= configuration.maxResponseBodyBytes else {
+                throw NIOTooManyBytesError(maxBytes: configuration.maxResponseBodyBytes)
+            }
+            if let budget = configuration.memoryBudget {
+                guard budget.reserve(part.readableBytes) else { throw OverBudget(limit: budget.limit) }
+                reserved += part.readableBytes
+            }
+            collected.writeBuffer(&part)
+        }
+        return collected
     }
 
     /// Closes the upstream connections.
@@ -80,9 +108,7 @@ public final class UpstreamOrigin: Responder {
         var outgoing = HTTPClientRequest(url: configuration.address.url(for: target))
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         var fields = request.headerFields.forwarded()
-        if let host = fields[.hostField] {
-            fields[.xForwardedHost] = host
-        }
+        fields[.xForwardedHost] = configuration.forwardedHost ?? fields[.hostField].flatMap(HostField.normalised)
         fields[.hostField] = configuration.address.authority
         outgoing.headers = HTTPHeaders(fields.map { ($0.name.rawName, $0.value) })
         if request.body.readableBytes > 0 || [.post, .put, .patch].contains(request.method) {
@@ -92,7 +118,8 @@ public final class UpstreamOrigin: Responder {
     }
 
     /// The upstream's response as the edge serves it: hop-by-hop fields removed, `Via` added,
-    /// and the transport left to frame the body (a `HEAD` keeps the upstream's `Content-Length`).
+    /// no body on a 204 or 304 whatever the upstream sent, and the transport left to frame the
+    /// body (a `HEAD` keeps the upstream's `Content-Length`).
     private static func forwardedResponse(_ response: HTTPClientResponse, body: ByteBuffer, toHEAD: Bool) -> ServerResponse {
         var received = HTTPFields()
         received.reserveCapacity(response.headers.count)
@@ -101,8 +128,9 @@ public final class UpstreamOrigin: Responder {
             received.append(HTTPField(name: name, value: value))
         }
         let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
-        var forwarded = ServerResponse(status: status, headerFields: received.forwarded(), body: body)
-        if toHEAD || !forwarded.allowsBody, let contentLength = received[.contentLength] {
+        let forwardsBody = status != .noContent && status != .notModified
+        var forwarded = ServerResponse(status: status, headerFields: received.forwarded(), body: forwardsBody ? body : ByteBuffer())
+        if toHEAD, let contentLength = received[.contentLength] {
             forwarded.headerFields[.contentLength] = contentLength
         }
         return forwarded
@@ -132,6 +160,12 @@ public final class UpstreamOrigin: Responder {
                 break
             }
         }
+        if let error = error as? OverBudget {
+            return OriginUnavailable(.overloaded, reason: "the bodies in memory fill the server's \(error.limit)-byte budget")
+        }
+        if let error = error as? UnforwardableStatus {
+            return OriginUnavailable(.unreachable, reason: "the upstream answered \(error.code), an interim status, as its final response")
+        }
         if let error = error as? NIOTooManyBytesError {
             return OriginUnavailable(.unreachable, reason: "the response body is larger than \(error.maxBytes.map(String.init) ?? "the limit") bytes")
         }
@@ -139,14 +173,19 @@ public final class UpstreamOrigin: Responder {
     }
 }
 
+/// A response body part did not fit in the ``MemoryBudget``.
+private struct OverBudget: Error {
+    var limit: Int
+}
+
+/// An upstream answered with a status the edge cannot pass on (1xx as the final answer).
+private struct UnforwardableStatus: Error {
+    var code: Int
+}
+
 extension UInt8 {
     /// RFC 3986 `pchar` (unreserved, sub-delims, `:` and `@`) or `/`.
     fileprivate var isPathCharacter: Bool {
-        switch self {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            Array("-._~!$&'()*+,;=:@/".utf8).contains(self)
-        }
+        isUnreservedOrSubDelimiter || self == UInt8(ascii: ":") || self == UInt8(ascii: "@") || self == UInt8(ascii: "/")
     }
 }

@@ -17,10 +17,13 @@ public struct SiteBuilder: Sendable {
     public let config: PipelineConfig
     /// Where to publish; the config's `output:` (relative to the config) unless overridden.
     public let outputDirectory: String
+    /// How long fetching the deployed site `previous:` names may take, all of it.
+    public let previousDeadline: Duration
 
-    public init(config: PipelineConfig, outputDirectory: String? = nil) {
+    public init(config: PipelineConfig, outputDirectory: String? = nil, previousDeadline: Duration = PreviousFetchLimits.defaultDeadline) {
         self.config = config
         self.outputDirectory = outputDirectory ?? config.outputDirectory
+        self.previousDeadline = previousDeadline
     }
 
     /// Runs the build. On any error nothing is published and the previous site stays as it was.
@@ -68,13 +71,14 @@ public struct SiteBuilder: Sendable {
         return MapReport(shard: shard.index, shards: shard.count, documents: documents, partial: header, seconds: (clock.now - started).seconds)
     }
 
-    /// What was published before (``PreviousState/find(outputDirectory:publishedManifest:previous:repair:now:)``):
+    /// What was published before (``PreviousState/find(outputDirectory:publishedManifest:previous:fetchLimits:repair:now:)``):
     /// the state in the output directory, checked against the published manifest's bytes, or what
     /// `previous:` names; `repair` lets a damaged state be set right.
     private func previousState(publishedManifest: Data?, repair: Bool) throws(BuildError) -> PreviousState {
         do throws(PreviousSiteFailure) {
             return try PreviousState.find(
-                outputDirectory: outputDirectory, publishedManifest: publishedManifest, previous: config.previous, repair: repair, now: Date())
+                outputDirectory: outputDirectory, publishedManifest: publishedManifest, previous: config.previous,
+                fetchLimits: PreviousFetchLimits(config: config, deadline: previousDeadline), repair: repair, now: Date())
         } catch {
             throw .previous(error)
         }

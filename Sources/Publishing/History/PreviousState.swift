@@ -24,10 +24,11 @@ struct PreviousState: Sendable {
     /// memory decoding a state takes is then there for the documents to reuse).
     /// - Parameters:
     ///   - publishedManifest: the bytes of the manifest the output publishes now, if any.
+    ///   - fetchLimits: how much and how long a deployed site's URL may be fetched.
     ///   - repair: whether a staged state left by a killed build may be moved or removed (not in a dry run).
     ///   - now: the wall clock, for a build that knows nothing of earlier publishes.
     static func find(
-        outputDirectory: String, publishedManifest: Data?, previous: PreviousSite?, repair: Bool, now: Date
+        outputDirectory: String, publishedManifest: Data?, previous: PreviousSite?, fetchLimits: PreviousFetchLimits, repair: Bool, now: Date
     ) throws(PreviousSiteFailure) -> PreviousState {
         let store = SiteHistoryStore(outputDirectory: outputDirectory)
         let (history, problem) = store.load(manifestSHA256: publishedManifest.map { SHA256.hash(data: $0).hex }, repair: repair)
@@ -52,7 +53,7 @@ struct PreviousState: Sendable {
             }
             return PreviousState(history: site.history(), source: "\(directory)/bundles/manifest.json")
         case .url(let url)?:
-            guard let site = try PublishedSite.fetch(url: url) else {
+            guard let site = try PublishedSite.fetch(url: url, limits: fetchLimits) else {
                 return PreviousState(
                     history: nil, source: "none (\(url) publishes no manifest yet)",
                     notes: ["\(url) answers 404 for bundles/manifest.json: nothing was published there yet, so this is built as a new site"])

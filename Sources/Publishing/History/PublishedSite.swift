@@ -20,39 +20,53 @@ struct PublishedSite {
     /// Reads the site published in `directory` (its `bundles/manifest.json` and the bundles), or
     /// nil when it publishes no manifest.
     static func read(directory: String) throws(PreviousSiteFailure) -> PublishedSite? {
-        try load(from: directory) { relative in
+        try load(from: directory, bundleLimit: { _ in Int.max }) { relative, _ in
             FileManager.default.contents(atPath: (directory as NSString).appendingPathComponent(relative)).map(Array.init)
         }
     }
 
     /// Fetches the site deployed at `url` (the site's base URL or its manifest's URL), or nil
     /// when it answers 404 for the manifest: nothing was published there yet.
-    static func fetch(url: String) throws(PreviousSiteFailure) -> PublishedSite? {
+    ///
+    /// Every body is bounded by `limits` as it arrives (decoded: a gzip body counts by what it
+    /// expands to), and the whole fetch by its deadline, however slowly the server sends.
+    static func fetch(url: String, limits: PreviousFetchLimits) throws(PreviousSiteFailure) -> PublishedSite? {
         let base = url.hasSuffix("bundles/manifest.json") ? String(url.dropLast("bundles/manifest.json".count)) : (url.hasSuffix("/") ? url : url + "/")
         let client = HTTPClient(
             eventLoopGroupProvider: .singleton,
             configuration: HTTPClient.Configuration(timeout: .init(connect: .seconds(10), read: .seconds(60)), decompression: .enabled(limit: .none)))
         defer { try? client.syncShutdown() }
-        return try load(from: base) { relative throws(PreviousSiteFailure) in
+        let deadline = NIODeadline.now() + TimeAmount(limits.deadline)
+        return try load(from: base, bundleLimit: limits.bundleBytes(id:)) { relative, limit throws(PreviousSiteFailure) in
             let target = base + relative
             do {
-                let response = try client.get(url: target).wait()
+                let request = try HTTPClient.Request(url: target)
+                let accumulator = ResponseAccumulator(request: request, maxBodySize: limit)
+                let response = try client.execute(request: request, delegate: accumulator, deadline: deadline).wait()
                 if response.status == .notFound { return nil }
                 guard response.status == .ok else { throw PreviousSiteFailure(source: target, message: "the server answered \(response.status.code) \(response.status.reasonPhrase)") }
                 return response.body.map { Array($0.readableBytesView) } ?? []
             } catch let failure as PreviousSiteFailure {
                 throw failure
+            } catch is ResponseAccumulator.ResponseTooBigError {
+                throw PreviousSiteFailure(source: target, message: "larger than the \(limit) bytes it may take (decoded)")
+            } catch let error as HTTPClientError where error == .deadlineExceeded {
+                throw PreviousSiteFailure(
+                    source: target, message: "the previous site was not fetched within \(limits.deadline) (--previous-timeout)")
             } catch {
                 throw PreviousSiteFailure(source: target, message: "cannot fetch it: \(error)")
             }
         }
     }
 
-    /// Reads the manifest, then each bundle it lists, through `fetch`, which
-    /// returns nil for a file that is not there.
-    private static func load(from source: String, fetch: (String) throws(PreviousSiteFailure) -> [UInt8]?) throws(PreviousSiteFailure) -> PublishedSite? {
+    /// Reads the manifest, then each bundle it lists, through `fetch`, which is given the largest
+    /// body it may accept (``PreviousFetchLimits/manifestBytes``, then `bundleLimit` of the
+    /// bundle's id) and returns nil for a file that is not there.
+    private static func load(
+        from source: String, bundleLimit: (String) -> Int, fetch: (String, Int) throws(PreviousSiteFailure) -> [UInt8]?
+    ) throws(PreviousSiteFailure) -> PublishedSite? {
         let manifestPath = "bundles/manifest.json"
-        guard let manifestBytes = try fetch(manifestPath) else { return nil }
+        guard let manifestBytes = try fetch(manifestPath, PreviousFetchLimits.manifestBytes) else { return nil }
         let manifest: Manifest
         do {
             manifest = try Manifest.decode(Data(manifestBytes))
@@ -62,7 +76,7 @@ struct PublishedSite {
         let database = DatabaseID(project: manifest.project, database: manifest.database)
         var bundles: [String: BundleContents] = [:]
         for entry in manifest.bundles {
-            guard let bytes = try fetch(entry.url) else {
+            guard let bytes = try fetch(entry.url, bundleLimit(entry.id)) else {
                 throw PreviousSiteFailure(source: source + entry.url, message: "listed in the manifest but not there")
             }
             do throws(BundleReadError) {
