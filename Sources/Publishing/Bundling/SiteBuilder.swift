@@ -198,7 +198,8 @@ public struct SiteBuilder: Sendable {
                     sha256: bundle.sha256, createTime: bundle.createTime.rfc3339, bytes: bundle.byteCount, gzipBytes: bundle.gzipByteCount,
                     documents: bundle.documentCount, results: bundle.documentCount - bundle.leavers - bundle.missing,
                     namedQueries: bundle.namedQueries, fanOut: spec.fanOut)
-            })
+            },
+            siteTime: siteTime.rfc3339, horizonStart: inputsRead.snapshotTime.advanced(bySeconds: -config.leavers.keep).rfc3339)
         let manifestData = manifest.encoded()
         let files = built.flatMap(\.siteFiles)
         // The same header policy, for production hosts. Warnings about the built-in rules are left
