@@ -9,7 +9,7 @@ build 1 % of the stories are edited (a new title), 0.5 % of the published ones u
 one site (with its state), and the same inputs are also built as a new site (`--previous none`,
 what a fresh client needs): the difference in raw bundle bytes is what returning clients cost.
 
-    python3 bench/week.py BINARY EXPORT WORKDIR [SEED]
+    python3 bench/week.py BINARY EXPORT WORKDIR [SEED [DAYS]]
 
 Prints one line per build and a summary; exits 1 when a build adds more than 5 %.
 """
@@ -23,6 +23,7 @@ from datetime import datetime, timedelta, timezone
 
 binary, export, work = sys.argv[1:4]
 seed = int(sys.argv[4]) if len(sys.argv) > 4 else 33
+days = int(sys.argv[5]) if len(sys.argv) > 5 else 7
 rng = random.Random(seed)
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
@@ -57,7 +58,7 @@ def is_story(d):
 write()
 build("site", "--previous", "none")
 rows = []
-for day in range(1, 8):
+for day in range(1, days + 1):
     stamp = (newest + timedelta(days=day)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000000Z")
     stories = [i for i, d in enumerate(docs) if is_story(d)]
     count = len(stories)
