@@ -18,7 +18,8 @@ export const MANIFEST_SCHEMA_VERSION = 1;
 /**
  * A failure of this module, with a `code` to branch on and a message to show:
  * `invalid-options`, `manifest-unavailable`, `manifest-invalid`, `unknown-named-query`,
- * `bundle-unavailable`, `bundle-load-failed` or `named-query-missing`. `url` is the manifest or
+ * `bundle-unavailable`, `bundle-load-failed`, `named-query-missing` or `cache-reset` (the app's
+ * cache was older than the site's horizon and was cleared: open Firestore again, or reload the page). `url` is the manifest or
  * bundle concerned; `cause` the underlying error, if any.
  */
 export class BundlePressError extends Error {
@@ -150,6 +151,72 @@ async function fetchAndLoad(firestore, url, { loadBundle, fetch }) {
   }
 }
 
+// The horizon (docs/returning-clients.md): bundles account for what an app cached from any build
+// whose site time is not before the manifest's `horizon_start`. This module remembers, per
+// manifest, the `site_time` it last loaded (localStorage); when that is older than the horizon,
+// the cache may hold documents no bundle will ever correct, so it is reset before anything loads.
+const SITE_TIME_KEY = 'bundlepress:site-time:';
+
+function storageOf(options) {
+  if (options.storage !== undefined) return options.storage;
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null; // storage disabled (a sandboxed frame, some privacy modes)
+  }
+}
+
+/**
+ * Resets `firestore`'s cache when the site time this app last loaded from `url` is before the
+ * manifest's horizon: `options.onReset` first (if given), then `terminate` and
+ * `clearIndexedDbPersistence`, then `options.reopen` for the instance to load into.
+ * @returns {Promise<object>} the Firestore instance to use
+ */
+async function checkHorizon(firestore, manifest, url, options) {
+  const storage = storageOf(options);
+  if (!storage || typeof manifest.horizon_start !== 'string') return firestore;
+  let remembered = null;
+  try {
+    remembered = storage.getItem(SITE_TIME_KEY + url);
+  } catch {
+    return firestore;
+  }
+  // RFC 3339 times with nine fraction digits and `Z` compare as strings.
+  if (remembered === null || remembered >= manifest.horizon_start) return firestore;
+  const details = { firestore, lastSiteTime: remembered, horizonStart: manifest.horizon_start, manifestUrl: url };
+  if (typeof options.onReset === 'function') await options.onReset(details);
+  requireFunctions(options, ['terminate', 'clearIndexedDbPersistence']);
+  await options.terminate(firestore);
+  await options.clearIndexedDbPersistence(firestore);
+  loads.delete(firestore);
+  try {
+    storage.removeItem(SITE_TIME_KEY + url);
+  } catch {
+    // nothing remembered is the same as the removed time
+  }
+  if (typeof options.reopen !== 'function') {
+    throw new BundlePressError(
+      'cache-reset',
+      `This app last loaded ${url} at site time ${remembered}, before the site's horizon (${manifest.horizon_start}): its Firestore cache was cleared. ` +
+        'Open Firestore again (or reload the page) and call again, or pass reopen to do it here.',
+      { url },
+    );
+  }
+  return options.reopen(details);
+}
+
+function rememberSiteTime(manifest, url, options) {
+  const storage = storageOf(options);
+  if (!storage || typeof manifest.site_time !== 'string') return;
+  try {
+    const key = SITE_TIME_KEY + url;
+    const known = storage.getItem(key);
+    if (known === null || known < manifest.site_time) storage.setItem(key, manifest.site_time);
+  } catch {
+    // a full or disabled storage: the horizon is then not checked on the next visit
+  }
+}
+
 function requireFunctions(options, names) {
   const missing = names.filter((name) => typeof options[name] !== 'function');
   if (missing.length > 0) {
@@ -170,7 +237,16 @@ function requireFunctions(options, names) {
  * @param {Function} options.loadBundle `loadBundle` from `firebase/firestore`
  * @param {Function} options.namedQuery `namedQuery` from `firebase/firestore`
  * @param {typeof fetch} [options.fetch] defaults to the global fetch
- * @returns {Promise<object>} the Firestore `Query`
+ * @param {Function} [options.terminate] `terminate` from `firebase/firestore`, and
+ * @param {Function} [options.clearIndexedDbPersistence] `clearIndexedDbPersistence`: needed to reset
+ *   the cache of an app last opened before the site's horizon (`horizon_start` in the manifest)
+ * @param {Function} [options.reopen] `({firestore, lastSiteTime, horizonStart, manifestUrl}) => Firestore`:
+ *   a new instance once the cache was cleared (e.g. `initializeFirestore(app, settings)`); without
+ *   it a reset throws `cache-reset` for the app to open Firestore again
+ * @param {Function} [options.onReset] called first, with the same argument, when the cache is
+ *   about to be reset (to tell the user, flush pending writes, …)
+ * @param {Storage|null} [options.storage] where the last site time is kept (default `localStorage`; null: never reset)
+ * @returns {Promise<object>} the Firestore `Query` (of the new instance after a reset)
  * @throws {BundlePressError} `unknown-named-query` when the manifest does not list `name`;
  *   `bundle-unavailable` or `bundle-load-failed` when the bundle cannot be fetched or loaded;
  *   `manifest-unavailable`, `manifest-invalid`, `invalid-options`, `named-query-missing`
@@ -189,7 +265,9 @@ export async function loadNamedQuery(firestore, options) {
     );
   }
   const bundle = siteUrl(url, location.url);
+  firestore = await checkHorizon(firestore, manifest, url, options);
   await loadOnce(firestore, bundle, { loadBundle: options.loadBundle, fetch });
+  rememberSiteTime(manifest, url, options);
   const query = await options.namedQuery(firestore, name);
   if (query === null || query === undefined) {
     throw new BundlePressError(
@@ -209,6 +287,8 @@ export async function loadNamedQuery(firestore, options) {
  * @param {string|URL} options.manifestUrl the site's `bundles/manifest.json`
  * @param {Function} options.loadBundle `loadBundle` from `firebase/firestore`
  * @param {typeof fetch} [options.fetch] defaults to the global fetch
+ * @param {Function} [options.terminate] with `clearIndexedDbPersistence`, `reopen`, `onReset`
+ *   and `storage`: the horizon's reset, as for {@link loadNamedQuery}
  * @returns {Promise<{id: string, url: string, progress: object}[]>} per bundle, in manifest order,
  *   the final `LoadBundleTaskProgress`. Its `documentsLoaded` and `totalDocuments` count every
  *   document the bundle carries, the ones only returning clients need included (leavers and
@@ -220,11 +300,14 @@ export async function preloadBundles(firestore, options) {
   requireFunctions(options, ['loadBundle']);
   const { fetch = globalThis.fetch } = options;
   const { manifest, url } = await readManifest(options.manifestUrl, { fetch });
-  return Promise.all(
+  firestore = await checkHorizon(firestore, manifest, url, options);
+  const loaded = await Promise.all(
     manifest.bundles.map(async (entry) => {
       const bundle = siteUrl(url, entry.url);
       const progress = await loadOnce(firestore, bundle, { loadBundle: options.loadBundle, fetch });
       return { id: entry.id, url: bundle, progress };
     }),
   );
+  rememberSiteTime(manifest, url, options);
+  return loaded;
 }

@@ -44,9 +44,9 @@ public enum StarterConfig {
         lines += [
             "",
             "# Apps keep their cache across builds: site/.bundlepress-state.json tells each build what the last one",
-            "# shipped. A build that starts from a fresh checkout (CI) finds it at the deployed site's URL: set",
-            "# previous: https://your-site.example/ once the site is deployed.",
-            "previous: none",
+            "# shipped. A build that starts from a fresh checkout (CI) finds it at the deployed site's URL: fill it in",
+            "# (under CI a build without it refuses to publish; `build --previous none` is the first publish).",
+            "# previous: https://your-site.example/",
             "",
             "inputs:",
         ]

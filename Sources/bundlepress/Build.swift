@@ -155,8 +155,10 @@ struct Build: ParsableCommand {
         var pipeline = try PipelineConfig.loadForCommand(config, terminal: &terminal)
         if let snapshotTime { pipeline.snapshotTime = try Timestamp(rfc3339: snapshotTime) }
         if let previous { pipeline.previous = try PreviousSite(parsing: previous, relativeTo: ".") }
-        let builder = SiteBuilder(
+        var builder = SiteBuilder(
             config: pipeline, outputDirectory: output, previousDeadline: previousTimeout.map { .seconds($0) } ?? PreviousFetchLimits.defaultDeadline)
+        // Every CI host sets CI: there a build without state is a fresh checkout (returning-clients.md).
+        builder.refusesUnknownPrevious = ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false
         var progress = BuildProgress(terminal: terminal, shows: !quiet && !json, dryRun: dryRun, pause: pause)
         if let shard, let partial {
             try runMap(shard: shard, partial: partial, builder: builder, progress: &progress)

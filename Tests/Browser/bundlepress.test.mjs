@@ -255,3 +255,63 @@ test('with the real Firebase JS SDK: a client that cached the earlier build gets
     assert.equal(unpublished.get('published'), false, 'the leaver replaced the cached copy');
   });
 });
+
+/** A Storage stand-in (localStorage's getItem, setItem, removeItem). */
+function memoryStorage() {
+  const items = new Map();
+  return {
+    items,
+    getItem: (key) => (items.has(key) ? items.get(key) : null),
+    setItem: (key, value) => items.set(key, String(value)),
+    removeItem: (key) => items.delete(key),
+  };
+}
+
+test('past the horizon: the cache of an app last opened before horizon_start is reset before anything loads', async () => {
+  const storage = memoryStorage();
+  const at = (siteTime, horizonStart) => ({ ...manifest, site_time: siteTime, horizon_start: horizonStart });
+  const calls = [];
+  const firebase = fakeFirebase();
+  const base = {
+    manifestUrl: MANIFEST_URL, name: 'latest', loadBundle: firebase.loadBundle, namedQuery: firebase.namedQuery, storage,
+    terminate: async (db) => calls.push(['terminate', db.id]),
+    clearIndexedDbPersistence: async (db) => calls.push(['clear', db.id]),
+  };
+  // First visit: nothing remembered, nothing reset; the site time is remembered once loaded.
+  let served = at('2026-11-01T00:00:00.000000000Z', '2026-10-02T00:00:00.000000000Z');
+  const { fetch } = fakeFetch(siteRoutes({ [MANIFEST_URL]: () => Response.json(served) }));
+  const first = { id: 'first' };
+  await loadNamedQuery(first, { ...base, fetch });
+  assert.deepEqual(calls, []);
+  assert.equal(storage.getItem(`bundlepress:site-time:${MANIFEST_URL}`), '2026-11-01T00:00:00.000000000Z');
+  // Within the horizon: no reset.
+  served = at('2026-11-20T00:00:00.000000000Z', '2026-10-21T00:00:00.000000000Z');
+  const second = { id: 'second' };
+  await loadNamedQuery(second, { ...base, fetch });
+  assert.deepEqual(calls, []);
+  // Opened again 45 days later: the callback, then terminate and clear, then the new instance loads.
+  served = at('2027-01-05T00:00:00.000000000Z', '2026-12-06T00:00:00.000000000Z');
+  const reopened = { id: 'reopened' };
+  const query = await loadNamedQuery(second, {
+    ...base, fetch,
+    onReset: async (details) => calls.push(['onReset', details.lastSiteTime, details.horizonStart]),
+    reopen: async () => reopened,
+  });
+  assert.deepEqual(calls, [['onReset', '2026-11-20T00:00:00.000000000Z', '2026-12-06T00:00:00.000000000Z'], ['terminate', 'second'], ['clear', 'second']]);
+  assert.equal(query.firestore, reopened);
+  assert.equal(firebase.loads.at(-1).firestore, reopened);
+  assert.equal(storage.getItem(`bundlepress:site-time:${MANIFEST_URL}`), '2027-01-05T00:00:00.000000000Z');
+  // Without reopen the reset still happens, and the app is told to open Firestore again.
+  storage.setItem(`bundlepress:site-time:${MANIFEST_URL}`, '2026-01-01T00:00:00.000000000Z');
+  calls.length = 0;
+  const loadsBefore = firebase.loads.length;
+  await assert.rejects(loadNamedQuery({ id: 'old' }, { ...base, fetch }), (error) => error instanceof BundlePressError && error.code === 'cache-reset');
+  assert.deepEqual(calls, [['terminate', 'old'], ['clear', 'old']]);
+  assert.equal(firebase.loads.length, loadsBefore, 'nothing loads into a cleared instance');
+  // Without terminate and clearIndexedDbPersistence a reset cannot happen: the options are named.
+  storage.setItem(`bundlepress:site-time:${MANIFEST_URL}`, '2026-01-01T00:00:00.000000000Z');
+  await assert.rejects(
+    loadNamedQuery({ id: 'bare' }, { manifestUrl: MANIFEST_URL, name: 'latest', loadBundle: firebase.loadBundle, namedQuery: firebase.namedQuery, storage, fetch }),
+    (error) => error.code === 'invalid-options' && /terminate and clearIndexedDbPersistence/.test(error.message),
+  );
+});

@@ -214,7 +214,16 @@ struct CLITests {
         #expect(try example.read("pipeline.yml").hasPrefix("# yaml-language-server: $schema=./pipeline.schema.json\n"))
         #expect(try example.read("pipeline.schema.json") == (try example.run("schema")).stdout)
 
-        let build = try example.run("build")
+        // Under CI a build that knows nothing of earlier publishes refuses (init writes no
+        // previous:), naming the setting; on a terminal it builds with a warning;
+        // --previous none is the explicit first publish.
+        let refused = try example.start("build", environment: ["CI": "true"]).finish()
+        #expect(refused.status == 78 && refused.stderr.contains("Set previous: in pipeline.yml") && refused.stderr.contains("--previous none"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: example.file("site/bundles/manifest.json")))
+        #expect(try example.read("pipeline.yml").contains("\n# previous: https://your-site.example/\n"))
+        let warned = try example.run("build", "--dry-run")
+        #expect(warned.status == 0 && warned.stderr.contains("Set previous: (or --previous)"), "\(warned)")
+        let build = try example.start("build", "--previous", "none", environment: ["CI": "true"]).finish()
         #expect(build.status == 0 && build.stderr == "", "\(build)")
         #expect(build.stdout.contains("Built 3 bundles (3 new, 0 changed, 0 unchanged, 0 removed) from 536 documents in 4 files"), "\(build)")
         #expect(try example.run("verify").status == 0)

@@ -157,6 +157,60 @@ struct ExampleSite {
         return (compared, mismatches)
     }
 
+    /// Across bundles (issue 33): for every bundle id of the last build and every set of bundles
+    /// of earlier builds a client may have loaded before it (each earlier bundle alone; each
+    /// earlier build's bundles together; every earlier bundle, oldest build first and newest
+    /// first), the named queries whose results from the cache differ from a fresh client's that
+    /// loaded only the last build's bundle, as `bundle / query / after [build:id, …]`, and how many
+    /// results were compared.
+    func crossBundleMismatches() -> (compared: Int, mismatches: [String]) {
+        let last = builds.count - 1
+        var befores: [[(build: Int, id: String)]] = []
+        for build in 0..<last {
+            let ids = builds[build].keys.sorted()
+            befores += ids.map { [(build, $0)] }
+            befores.append(ids.map { (build, $0) })
+        }
+        let all = (0..<last).flatMap { build in builds[build].keys.sorted().map { (build: build, id: $0) } }
+        befores.append(all)
+        befores.append((0..<last).reversed().flatMap { build in builds[build].keys.sorted().map { (build: build, id: $0) } })
+        var compared = 0
+        var mismatches: [String] = []
+        var dump: [[String: Any]] = []
+        for (id, bundle) in builds[last].sorted(by: { $0.key < $1.key }) {
+            var fresh = ClientCacheModel(database: database)
+            fresh.load(bundle)
+            let expected = fresh.results()
+            for before in befores {
+                var returning = ClientCacheModel(database: database)
+                for (build, earlier) in before { returning.load(builds[build][earlier]!) }
+                returning.load(bundle)
+                let got = returning.results()
+                for (name, results) in expected.sorted(by: { $0.key < $1.key }) {
+                    compared += 1
+                    if got[name] != results {
+                        mismatches.append("\(id) / \(name) / after \(before.map { "\($0.build):\($0.id)" })")
+                    }
+                }
+                if ProcessInfo.processInfo.environment[Self.dumpVariable] != nil {
+                    let loaded = before.compactMap { files[$0.build][$0.id] } + [files[last][id]!]
+                    // The bundle's own queries, with a fresh app's answer (what the SDK must
+                    // return after the sequence) and the model's.
+                    let paths = { (answers: [String: [String]]) in
+                        expected.keys.reduce(into: [String: [String]]()) { $0[$1] = answers[$1]?.map { String($0.prefix { $0 != " " }) } }
+                    }
+                    dump.append(["bundles": loaded, "results": paths(expected), "model": paths(got)])
+                }
+            }
+        }
+        if let folder = ProcessInfo.processInfo.environment[Self.dumpVariable] {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let data = try? JSONSerialization.data(withJSONObject: ["project": database.project, "sequences": dump], options: [.sortedKeys])
+            FileManager.default.createFile(atPath: (folder as NSString).appendingPathComponent("\(directory.path.split(separator: "/").last!)-across.json"), contents: data)
+        }
+        return (compared, mismatches)
+    }
+
     /// Set to a folder, the model's answers and the bundles they came from are kept there.
     static let dumpVariable = "BUNDLEPRESS_MODEL_DUMP"
 
@@ -165,5 +219,8 @@ struct ExampleSite {
         let (compared, mismatches) = returningClientMismatches()
         #expect(compared >= least, sourceLocation: sourceLocation)
         #expect(mismatches == [], sourceLocation: sourceLocation)
+        let across = crossBundleMismatches()
+        #expect(across.compared >= least, sourceLocation: sourceLocation)
+        #expect(across.mismatches == [], sourceLocation: sourceLocation)
     }
 }

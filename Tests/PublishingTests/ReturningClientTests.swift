@@ -196,6 +196,73 @@ struct ReturningClientTests {
         site.expectReturningClientsSeeWhatFreshClientsSee(least: 3 * 4)
     }
 
+    /// Issue 33's measurement: the 5 newest stories deleted and the 25th unpublished. An app that
+    /// opened the sections page at build 1 and the home page at build 2 held the unpublished
+    /// story from `sections` (a bundle `front-page` never shipped it in): the ledger makes
+    /// `front-page` carry it as a leaver, and only what can change a result.
+    @Test func documentsCachedFromAnotherBundleAreMadeCurrent() throws {
+        var site = try ExampleSite()
+        defer { site.remove() }
+        try site.build()
+        let stories = try site.publishedStories()
+        for story in stories.prefix(5) { try site.delete(story) }
+        try site.edit(stories[24], replacing: "\"published\":{\"booleanValue\":true}", with: "\"published\":{\"booleanValue\":false}", updateTime: Self.later)
+        try site.build()
+        site.expectReturningClientsSeeWhatFreshClientsSee()
+        let front = try #require(site.builds[1]["front-page"])
+        let leaver = try #require(front.documents.first { $0.metadata.name.path.description == stories[24] })
+        #expect(leaver.metadata.queries == [] && leaver.document?.fields["published"] == .boolean(false))
+        #expect(site.builds[0]["front-page"]?.documents.contains { $0.metadata.name.path.description == stories[24] } == false)
+        // Community's queries read no story: it gets none of them.
+        #expect(site.builds[1]["community"]?.documents.contains { $0.metadata.name.path.count == 2 && $0.metadata.name.path.description.hasPrefix("stories/") } == false)
+    }
+
+    /// Generated edit histories of the example site: over four builds, each edits stories at
+    /// random (deletes, unpublishes, republishes, moves between categories, rescores, retitles
+    /// without a newer updateTime) and sometimes the config (a limit); every set of earlier
+    /// bundles a client may hold is checked after each build.
+    @Test(arguments: [1, 2, 3, 4, 5, 6])
+    func generatedHistories(seed: UInt64) throws {
+        var site = try ExampleSite("generatedHistories-\(seed)")
+        defer { site.remove() }
+        var random = SplitMix(seed: seed)
+        try site.build()
+        let categories = ["tech", "science", "world", "culture", "sport"]
+        for round in 1...3 {
+            var lines = try site.lines(site.storiesFile)
+            let stories = lines.indices.filter { lines[$0].contains("/documents/stories/") && !lines[$0].contains("/comments/") }
+            var deleted = Set<Int>()
+            for _ in 0..<(2 + Int(random.next() % 5)) {
+                let index = stories[Int(random.next() % UInt64(stories.count))]
+                let time = "\"updateTime\":\"2026-11-0\(round + 1)T0\(random.next() % 10):00:00Z\""
+                let line = lines[index]
+                let stamped = { (text: String) -> String in
+                    text.replacing(#/"updateTime":"[^"]*"/#, with: time)
+                }
+                switch random.next() % 6 {
+                case 0: deleted.insert(index)
+                case 1: lines[index] = stamped(line.replacingOccurrences(of: "\"published\":{\"booleanValue\":true}", with: "\"published\":{\"booleanValue\":false}"))
+                case 2: lines[index] = stamped(line.replacingOccurrences(of: "\"published\":{\"booleanValue\":false}", with: "\"published\":{\"booleanValue\":true}"))
+                case 3:
+                    let category = categories[Int(random.next() % UInt64(categories.count))]
+                    lines[index] = stamped(line.replacing(#/"category":\{"stringValue":"[a-z]*"\}/#, with: "\"category\":{\"stringValue\":\"\(category)\"}"))
+                case 4: lines[index] = stamped(line.replacing(#/"score":\{"integerValue":"[0-9]*"\}/#, with: "\"score\":{\"integerValue\":\"\(random.next() % 1000)\"}"))
+                default: lines[index] = line.replacingOccurrences(of: "\"title\":{\"stringValue\":\"", with: "\"title\":{\"stringValue\":\"Edited \(round): ")
+                }
+            }
+            try site.write(site.storiesFile, lines: lines.indices.filter { !deleted.contains($0) }.map { lines[$0] })
+            if random.next() % 3 == 0 {
+                let limit = [3, 10, 20, 40][Int(random.next() % 4)]
+                let text = try String(contentsOfFile: site.directory.file("pipeline.yml"), encoding: .utf8)
+                try site.directory.write("pipeline.yml", text.replacing(#/- \[publishedAt, desc\]\n        limit: [0-9]+/#, with: "- [publishedAt, desc]\n        limit: \(limit)"))
+            }
+            try site.build()
+            let (compared, mismatches) = site.crossBundleMismatches()
+            #expect(compared > 0)
+            #expect(mismatches == [], "seed \(seed), build \(round)")
+        }
+    }
+
     /// What builds did before: every build dated by its data, no leavers. A returning client
     /// then sees deleted and unpublished stories, which is what the checks above would catch.
     @Test func theModelCatchesWhatStatelessBuildsGetWrong() throws {
@@ -209,5 +276,18 @@ struct ReturningClientTests {
         let (compared, mismatches) = site.returningClientMismatches()
         #expect(compared == 13)
         #expect(mismatches.contains("front-page / latest-stories / builds [0, 1]"))
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that a failing history can be run again.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

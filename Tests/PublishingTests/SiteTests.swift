@@ -298,7 +298,10 @@ struct ManifestTests {
         #expect(data.dropLast().last != UInt8(ascii: "\n"))
 
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(json.keys) == ["schema_version", "snapshot_time", "project", "database", "clients", "bundles", "named_queries"])
+        #expect(Set(json.keys) == ["schema_version", "snapshot_time", "site_time", "horizon_start", "project", "database", "clients", "bundles", "named_queries"])
+        // A new site's time is its snapshot time; the horizon starts leavers.keep (30 days) before it.
+        #expect(json["site_time"] as? String == SmallSite.newestUpdate)
+        #expect((json["horizon_start"] as? String).flatMap { try? Timestamp(rfc3339: $0) } == (try Timestamp(rfc3339: SmallSite.newestUpdate)).advanced(bySeconds: -30 * 86_400))
         #expect(json["schema_version"] as? Int == 1)
         #expect(json["snapshot_time"] as? String == SmallSite.newestUpdate)
         #expect(json["project"] as? String == "demo")
@@ -342,7 +345,7 @@ struct ManifestTests {
                 return String(line[line.index(line.startIndex, offsetBy: prefix.count)..<end.lowerBound])
             }
         }
-        #expect(keys(indent: 2) == ["bundles", "clients", "database", "named_queries", "project", "schema_version", "snapshot_time"])
+        #expect(keys(indent: 2) == ["bundles", "clients", "database", "horizon_start", "named_queries", "project", "schema_version", "site_time", "snapshot_time"])
         #expect(keys(indent: 4) == ["all", "top", "xs"])
         let entryKeys = ["bytes", "create_time", "documents", "gzip_bytes", "gzip_url", "id", "named_queries", "results", "sha256", "url"]
         #expect(keys(indent: 6) == entryKeys + entryKeys + Array(repeating: ["bundle", "url"], count: 3).flatMap { $0 })

@@ -19,6 +19,11 @@ public struct SiteBuilder: Sendable {
     public let outputDirectory: String
     /// How long fetching the deployed site `previous:` names may take, all of it.
     public let previousDeadline: Duration
+    /// Refuse to publish when nothing is known of earlier publishes (no state, nothing published
+    /// in the output, no `previous:`), rather than build with the wall clock and a warning: the
+    /// CLI sets it when the environment variable `CI` is set, where every build is a fresh
+    /// checkout and a forgotten `previous:` would go unnoticed (returning-clients.md, "The state").
+    public var refusesUnknownPrevious = false
 
     public init(config: PipelineConfig, outputDirectory: String? = nil, previousDeadline: Duration = PreviousFetchLimits.defaultDeadline) {
         self.config = config
@@ -75,13 +80,24 @@ public struct SiteBuilder: Sendable {
     /// the state in the output directory, checked against the published manifest's bytes, or what
     /// `previous:` names; `repair` lets a damaged state be set right.
     private func previousState(publishedManifest: Data?, repair: Bool) throws(BuildError) -> PreviousState {
+        let state: PreviousState
         do throws(PreviousSiteFailure) {
-            return try PreviousState.find(
+            state = try PreviousState.find(
                 outputDirectory: outputDirectory, publishedManifest: publishedManifest, previous: config.previous,
                 fetchLimits: PreviousFetchLimits(config: config, deadline: previousDeadline), repair: repair, now: Date())
         } catch {
             throw .previous(error)
         }
+        if refusesUnknownPrevious, state.unknownAt != nil { throw .config(ConfigError(Self.unknownPreviousMessage(outputDirectory), at: nil)) }
+        return state
+    }
+
+    /// Why a build under CI with nothing known of earlier publishes refuses to publish.
+    static func unknownPreviousMessage(_ outputDirectory: String) -> String {
+        "nothing is known of earlier publishes: \(outputDirectory) holds no \(SiteHistory.fileName) nor a published site, previous: is not set, "
+            + "and CI is set, where every build starts from a fresh checkout: a build that forgets what was published leaves deleted and unpublished "
+            + "documents in returning apps. Set previous: in pipeline.yml to the deployed site's URL (or to a directory holding the last output, "
+            + "restored from the CI cache), or pass --previous none for the site's first publish; recipes: docs/cron.md#recipes-site-builds-and-schedules"
     }
 
     private func run(
@@ -194,7 +210,8 @@ public struct SiteBuilder: Sendable {
                     sha256: bundle.sha256, createTime: bundle.createTime.rfc3339, bytes: bundle.byteCount, gzipBytes: bundle.gzipByteCount,
                     documents: bundle.documentCount, results: bundle.documentCount - bundle.leavers - bundle.missing,
                     namedQueries: bundle.namedQueries, fanOut: spec.fanOut)
-            })
+            },
+            siteTime: siteTime.rfc3339, horizonStart: inputsRead.snapshotTime.advanced(bySeconds: -config.leavers.keep).rfc3339)
         let manifestData = manifest.encoded()
         let files = built.flatMap(\.siteFiles)
         // The same header policy, for production hosts. Warnings about the built-in rules are left

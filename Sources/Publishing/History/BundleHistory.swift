@@ -14,12 +14,15 @@ struct BundleHistory: Sendable, Equatable {
     var earlier: [ResourcePath: [EarlierVersion]]
 
     /// Every version of `path` this bundle published within the horizon (`until` ≥ `cutoff`),
-    /// current first.
-    func versions(of path: ResourcePath, since cutoff: Timestamp) -> [EarlierVersion] {
+    /// current first. The current one was served until `servedUntil` (the previous site time,
+    /// for a bundle the site still publishes: an app may have loaded it at any build since it was
+    /// dated), else until the bundle's `createTime`.
+    func versions(of path: ResourcePath, since cutoff: Timestamp, servedUntil: Timestamp? = nil) -> [EarlierVersion] {
+        let until = max(createTime, servedUntil ?? createTime)
         let now: [EarlierVersion] = current[path].map { version in
             switch version {
-            case .existing(let updateTime, _): [EarlierVersion(kind: .existing(updateTime: updateTime), until: createTime)]
-            case .missing(let readTime): [EarlierVersion(kind: .missing(readTime: readTime), until: createTime)]
+            case .existing(let updateTime, _): [EarlierVersion(kind: .existing(updateTime: updateTime), until: until)]
+            case .missing(let readTime): [EarlierVersion(kind: .missing(readTime: readTime), until: until)]
             }
         } ?? []
         return (now + (earlier[path] ?? [])).filter { $0.until >= cutoff }
@@ -31,10 +34,10 @@ struct BundleHistory: Sendable, Equatable {
     /// The history once a bundle with `current` is published at `createTime`: what this one
     /// carried now becomes earlier, versions equal to their document's new one are dropped (a
     /// client holding them is up to date), and so is everything older than `cutoff`.
-    func succeeded(by current: ShippedDocuments, createTime: Timestamp, contentDigest: String, cutoff: Timestamp) -> BundleHistory {
+    func succeeded(by current: ShippedDocuments, createTime: Timestamp, contentDigest: String, cutoff: Timestamp, servedUntil: Timestamp? = nil) -> BundleHistory {
         var earlier: [ResourcePath: [EarlierVersion]] = [:]
         for path in paths {
-            let kept = versions(of: path, since: cutoff).filter { version in
+            let kept = versions(of: path, since: cutoff, servedUntil: servedUntil).filter { version in
                 switch (version.kind, current[path]) {
                 case (.existing(let old), .existing(let new, _)?): old != new
                 case (.missing, .missing?): false

@@ -102,6 +102,10 @@ struct PublishedSite {
                     let fingerprint = DocumentFingerprint.of(document)
                     digest.addExisting(path, updateTime: document.updateTime!, fingerprint: fingerprint, queries: entry.metadata.queries)
                     current.append((path, .existing(updateTime: document.updateTime!, fingerprint: fingerprint)))
+                    // The ledger knows the whole version: the bundle holds it.
+                    if history.contents[path]?.contains(where: { $0.updateTime == document.updateTime! }) != true {
+                        history.contents[path, default: []].append(ShippedContent(updateTime: document.updateTime!, known: nil, fields: document.fields))
+                    }
                     if entry.metadata.queries.isEmpty {
                         bundle.earlier[path] = [EarlierVersion(kind: .existing(updateTime: nil), until: document.updateTime!)]
                     }

@@ -45,10 +45,31 @@ struct ShipmentPlanner {
         var versions = VersionAssignment(newest: previous?.newestVersions() ?? [:], bump: candidate)
         let prepared = try versions.prepare(selections, inputs: inputs)
 
+        let servedUntil = previous?.siteTime
+        let database = inputs.store.database
+        let site = SiteQueries(selections, database: database)
+        // What each bundle published and no longer selects, found while the selections still hold
+        // their documents.
+        var unselected: [[ResourcePath]] = []
+        for index in selections.indices {
+            unselected.append(previous?.bundles[selections[index].id].map(selections[index].unselected(in:)) ?? [])
+        }
+        // The documents some version of which a returning app may hold from some bundle and that
+        // may differ from their current one: the ledger's candidates, checked against every bundle.
+        var candidates = Set<ResourcePath>()
+        if let previous {
+            for (id, published) in previous.bundles {
+                if let index = selections.firstIndex(where: { $0.id == id }) {
+                    candidates.formUnion(unselected[index])
+                } else {
+                    candidates.formUnion(published.paths)
+                }
+                candidates.formUnion(published.earlier.keys)
+            }
+        }
+
         var drafts: [Draft] = []
         for index in selections.indices {
-            let published = previous?.bundles[selections[index].id]
-            let unselected = published.map(selections[index].unselected(in:)) ?? []
             // The selected documents are moved out of the selection into the entries: a copy
             // retains what the document holds and the array of its queries, which all the
             // results of a query share.
@@ -57,26 +78,76 @@ struct ShipmentPlanner {
             let entries = [ShipmentPlan.Entry](movingFrom: selected) { position, selected in
                 let (document, queries) = selected.parts()
                 let found = prepared[index][position]
-                return .existing(versions.shipped(document, fingerprint: found.fingerprint), queries: queries, slot: found.slot, fingerprint: found.fingerprint)
+                let shipped = versions.shipped(document, fingerprint: found.fingerprint)
+                if let known = versions.newest[shipped.path], known.updateTime != shipped.updateTime { candidates.insert(shipped.path) }
+                return .existing(shipped, queries: queries, slot: found.slot, fingerprint: found.fingerprint)
             }
-            var draft = Draft(selection: selections[index], entries: entries)
+            drafts.append(Draft(selection: selections[index], entries: entries))
+        }
+
+        // Every version of each candidate that any bundle shipped within the horizon.
+        var shippedVersions: [ResourcePath: [EarlierVersion]] = [:]
+        if let previous, !candidates.isEmpty {
+            for path in candidates {
+                var all: [EarlierVersion] = []
+                for (id, published) in previous.bundles {
+                    let built = selections.contains { $0.id == id }
+                    all += published.versions(of: path, since: cutoff, servedUntil: built ? servedUntil : nil)
+                }
+                shippedVersions[path] = all
+            }
+        }
+
+        for index in drafts.indices {
+            var draft = drafts[index]
+            drafts[index].entries = []
+            let published = previous?.bundles[draft.selection.id]
             var others: [ShipmentPlan.Entry] = []
-            for path in unselected {
-                let earlier = published!.versions(of: path, since: cutoff)
+            var added = Set<ResourcePath>()
+            func current(_ document: Document) throws(PublishError) -> (Document, LoadedInputs.Slot, DocumentFingerprint) {
+                let slot = try inputs.slot(of: document)
+                let fingerprint = try versions.fingerprint(of: document, at: slot, policy: draft.selection.fieldPolicy, inputs: inputs)
+                return (versions.shipped(document, fingerprint: fingerprint), slot, fingerprint)
+            }
+            // Leavers: what this bundle shipped and no longer selects, in a version that differs.
+            for path in unselected[index] {
+                let earlier = published!.versions(of: path, since: cutoff, servedUntil: servedUntil)
                 if let document = inputs.store.document(at: path) {
-                    let slot = try inputs.slot(of: document)
-                    let fingerprint = try versions.fingerprint(of: document, at: slot, policy: draft.selection.fieldPolicy, inputs: inputs)
-                    let current = versions.shipped(document, fingerprint: fingerprint)
-                    guard earlier.contains(where: { $0.differs(from: current.updateTime) }) else { continue }
-                    others.append(.existing(current, queries: [], slot: slot, fingerprint: fingerprint))
+                    let (shipped, slot, fingerprint) = try current(document)
+                    guard earlier.contains(where: { $0.differs(from: shipped.updateTime) }) else { continue }
+                    others.append(.existing(shipped, queries: [], slot: slot, fingerprint: fingerprint))
                     draft.leavers += 1
                 } else if earlier.contains(where: { $0.differs(from: nil) }) {
                     others.append(.missing(path, readTime: markerTime(for: path, earlier: earlier, versions: versions, candidate: candidate)))
                     draft.missing += 1
                 }
+                added.insert(path)
+            }
+            // The ledger: a version any other bundle shipped within the horizon that differs from
+            // the current one and could show in one of this bundle's named queries.
+            var boundaries = Boundaries(queries: site.queries[index], database: database)
+            for path in candidates where !added.contains(path) && site.inScope(path, of: index) && !draft.selects(path) {
+                let document = inputs.store.document(at: path)
+                let shipped = try document.map { document throws(PublishError) in try current(document) }
+                let stale = (shippedVersions[path] ?? []).filter { $0.differs(from: shipped?.0.updateTime) }
+                guard !stale.isEmpty else { continue }
+                let couldShow = stale.contains { version in
+                    guard case .existing(let updateTime) = version.kind else { return false }
+                    let content = updateTime.flatMap { time in previous?.contents[path]?.first { $0.updateTime == time } }
+                    return boundaries.couldShow(path, content: content, entries: draft.entries)
+                }
+                guard couldShow else { continue }
+                if let (document, slot, fingerprint) = shipped {
+                    others.append(.existing(document, queries: [], slot: slot, fingerprint: fingerprint))
+                    draft.leavers += 1
+                } else {
+                    let own = published?.versions(of: path, since: cutoff, servedUntil: servedUntil) ?? []
+                    others.append(.missing(path, readTime: markerTime(for: path, earlier: own, versions: versions, candidate: candidate)))
+                    draft.missing += 1
+                }
             }
             if !others.isEmpty { draft.insert(others) }
-            drafts.append(draft)
+            drafts[index] = draft
         }
 
         var bundles: [ShipmentPlan.Bundle] = []
@@ -134,7 +205,7 @@ struct ShipmentPlanner {
                 continue
             }
             let published = previous?.bundles[bundle.id] ?? BundleHistory(createTime: .earliest, contentDigest: "", current: [:], earlier: [:])
-            history.bundles[bundle.id] = published.succeeded(by: current, createTime: bundle.createTime, contentDigest: digest, cutoff: cutoff)
+            history.bundles[bundle.id] = published.succeeded(by: current, createTime: bundle.createTime, contentDigest: digest, cutoff: cutoff, servedUntil: servedUntil)
         }
         // A bundle no longer built keeps its history while clients within the horizon may hold it,
         // so that its id, if it returns, still accounts for them.
@@ -143,6 +214,7 @@ struct ShipmentPlanner {
                 history.bundles[id] = published
             }
         }
+        history.contents = site.contents(of: bundles, history: history, previous: previous?.contents ?? [:])
         return ShipmentPlan(siteTime: siteTime, bundles: bundles, history: history)
     }
 
@@ -158,6 +230,123 @@ struct ShipmentPlanner {
     }
 }
 
+/// The named queries of every bundle of the build, decoded once, with the fields each reads.
+private struct SiteQueries {
+    struct Named {
+        var name: String
+        var query: Query
+        var fieldsRead: Set<String>
+    }
+
+    /// By bundle, in config order.
+    let queries: [[Named]]
+
+    init(_ selections: borrowing [BundleSelection], database: DatabaseID) {
+        var queries: [[Named]] = []
+        for index in selections.indices {
+            queries.append(selections[index].namedQueries.compactMap { named in
+                // The planner's own encoding of a query it validated: it decodes.
+                guard let query = try? BundledQuery(jsonBytes: named.bundledQuery).query else { return nil }
+                return Named(name: named.name, query: query, fieldsRead: query.topLevelFieldsRead)
+            })
+        }
+        self.queries = queries
+    }
+
+    /// True when a document at `path` is in the scope of a named query of bundle `index`.
+    func inScope(_ path: ResourcePath, of index: Int) -> Bool {
+        queries[index].contains { $0.query.matchesPath(path) }
+    }
+
+    /// The top-level fields read by every query of the site whose scope holds documents of
+    /// `collection`, in UTF-8 order.
+    func names(in collection: ResourcePath) -> [String] {
+        var names: Set<String> = []
+        let probe = collection.appending("_")
+        for bundle in queries {
+            for named in bundle where named.query.matchesPath(probe) { names.formUnion(named.fieldsRead) }
+        }
+        return names.sorted { UTF8Order.compare($0, $1) == .less }
+    }
+
+    /// The ledger for the state of `bundles` (``SiteHistory/contents``): the projection of every
+    /// existing version they carry, and the ones `previous` kept of versions `history` still
+    /// lists as earlier (or carries in a bundle no longer built). A version whose collection no
+    /// query reads a field of is left out: nothing about it is unknown to today's queries.
+    func contents(of bundles: [ShipmentPlan.Bundle], history: SiteHistory, previous: [ResourcePath: [ShippedContent]]) -> [ResourcePath: [ShippedContent]] {
+        var contents: [ResourcePath: [ShippedContent]] = [:]
+        func add(_ path: ResourcePath, _ content: ShippedContent) {
+            if contents[path]?.contains(where: { $0.updateTime == content.updateTime }) == true { return }
+            contents[path, default: []].append(content)
+        }
+        for bundle in bundles {
+            let entries = bundle.entries
+            for run in parallelMap(runsOf: 4_096, count: entries.count, threads: Processors.online, { run in
+                var found: [(ResourcePath, ShippedContent)] = []
+                // Documents in key order alternate between a collection and its subcollections.
+                var known: [ResourcePath: [String]] = [:]
+                for position in run {
+                    guard case .existing(let document, _, _, _) = entries[position] else { continue }
+                    let collection = document.path.parent
+                    let names = known[collection] ?? names(in: collection)
+                    known[collection] = names
+                    guard !names.isEmpty else { continue }
+                    found.append((document.path, ShippedContent(document, updateTime: document.updateTime!, names: names)))
+                }
+                return found
+            }) {
+                for (path, content) in run { add(path, content) }
+            }
+        }
+        func carry(_ path: ResourcePath, _ updateTime: Timestamp) {
+            if let kept = previous[path]?.first(where: { $0.updateTime == updateTime }) { add(path, kept) }
+        }
+        let built = Set(bundles.map(\.id))
+        for (id, bundle) in history.bundles {
+            for (path, versions) in bundle.earlier {
+                for version in versions {
+                    if case .existing(let updateTime?) = version.kind { carry(path, updateTime) }
+                }
+            }
+            guard !built.contains(id) else { continue }
+            for (path, version) in bundle.current {
+                if case .existing(let updateTime, _) = version { carry(path, updateTime) }
+            }
+        }
+        return contents
+    }
+}
+
+/// Whether a version of a document could show in a bundle's named queries, given their results
+/// today (``ResultBoundary``), found for each query on first use.
+private struct Boundaries {
+    let queries: [SiteQueries.Named]
+    let database: DatabaseID
+    private var found: [Int: ResultBoundary] = [:]
+
+    init(queries: [SiteQueries.Named], database: DatabaseID) {
+        self.queries = queries
+        self.database = database
+    }
+
+    /// True when the version of `path` whose ledger entry is `content` (nil: unknown) could show
+    /// in one of the queries, whose results are the `entries` that name them.
+    mutating func couldShow(_ path: ResourcePath, content: ShippedContent?, entries: [ShipmentPlan.Entry]) -> Bool {
+        for (index, named) in queries.enumerated() where named.query.matchesPath(path) {
+            guard let content, content.tells(named.fieldsRead) else { return true }
+            if found[index] == nil {
+                let results = entries.compactMap { entry -> Document? in
+                    guard case .existing(let document, let queries, _, _) = entry, queries.contains(named.name) else { return nil }
+                    return document
+                }
+                found[index] = ResultBoundary(query: named.query, database: database, results: results)
+            }
+            if found[index]!.couldShow(content.document(at: path)) { return true }
+        }
+        return false
+    }
+}
+
 /// A bundle's entries while they are planned.
 private struct Draft {
     var selection: BundleSelection
@@ -165,6 +354,16 @@ private struct Draft {
     var entries: [ShipmentPlan.Entry]
     var leavers = 0
     var missing = 0
+
+    /// True when `path` is among the entries (before leavers are inserted: the selected ones).
+    func selects(_ path: ResourcePath) -> Bool {
+        var (low, high) = (0, entries.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if ResourcePath.compare(entries[middle].path, path) == .less { low = middle + 1 } else { high = middle }
+        }
+        return entries[low...].prefix { ResourcePath.compare($0.path, path) == .equal }.contains { $0.path == path }
+    }
 
     /// Adds leavers and markers, found after the selection, in key order: merged in rather than
     /// sorted with it, so that a hundred thousand entries are not sorted again. A path that

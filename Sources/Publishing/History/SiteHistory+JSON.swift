@@ -8,8 +8,11 @@ import ParallelWork
 /// {"schema_version":1,"site_time":T,"manifest_sha256":H,"bundles":{ID:{
 ///   "create_time":T,"content_sha256":H,
 ///   "current":{PATH:[UPDATE_TIME,FINGERPRINT] | ["missing",READ_TIME]},
-///   "earlier":{PATH:[[UPDATE_TIME|null,UNTIL] | ["missing",READ_TIME,UNTIL], …]}}}}
+///   "earlier":{PATH:[[UPDATE_TIME|null,UNTIL] | ["missing",READ_TIME,UNTIL], …]}}},
+///  "contents":{"field_sets":[[NAME, …] | null, …],"versions":{PATH:[[UPDATE_TIME,SET,{FIELDS}], …]}}}
 /// ```
+/// `contents` is the ledger (``SiteHistory/contents``): SET indexes `field_sets` (null: every
+/// field known); a state without it knows no version's content.
 extension SiteHistory {
     /// The file's bytes, with a final newline; the same state always gives the same bytes.
     func encoded() -> [UInt8] {
@@ -27,8 +30,58 @@ extension SiteHistory {
             writer.raw(":")
             Self.encode(bundles[id]!, into: &writer)
         }
-        writer.raw("}}\n")
+        writer.raw("}")
+        encodeContents(into: &writer)
+        writer.raw("}\n")
         return writer.bytes
+    }
+
+    private func encodeContents(into writer: inout JSONWriter) {
+        guard !contents.isEmpty else { return }
+        var sets: [[String]?] = []
+        var setIndex: [String: Int] = [:]
+        func index(of known: [String]?) -> Int {
+            let key = known.map { $0.joined(separator: "\u{0}") + "\u{1}" } ?? ""
+            if let found = setIndex[key] { return found }
+            sets.append(known)
+            setIndex[key] = sets.count - 1
+            return sets.count - 1
+        }
+        let paths = contents.keys.sorted(byPath: { $0 })
+        var body = JSONWriter(reservingCapacity: paths.count * 96)
+        for (position, path) in paths.enumerated() {
+            if position > 0 { body.byte(UInt8(ascii: ",")) }
+            Self.string(path, into: &body)
+            body.raw(":[")
+            for (number, version) in contents[path]!.sorted(by: { $0.updateTime < $1.updateTime }).enumerated() {
+                if number > 0 { body.byte(UInt8(ascii: ",")) }
+                body.raw("[")
+                body.string(version.updateTime.rfc3339)
+                body.byte(UInt8(ascii: ","))
+                body.integer(index(of: version.known))
+                body.byte(UInt8(ascii: ","))
+                version.fields.encodeFields(into: &body)
+                body.raw("]")
+            }
+            body.raw("]")
+        }
+        writer.raw(",\"contents\":{\"field_sets\":[")
+        for (number, set) in sets.enumerated() {
+            if number > 0 { writer.byte(UInt8(ascii: ",")) }
+            if let set {
+                writer.raw("[")
+                for (position, name) in set.enumerated() {
+                    if position > 0 { writer.byte(UInt8(ascii: ",")) }
+                    writer.string(name)
+                }
+                writer.raw("]")
+            } else {
+                writer.null()
+            }
+        }
+        writer.raw("],\"versions\":{")
+        writer.raw(bytes: body.bytes)
+        writer.raw("}}")
     }
 
     private static func encode(_ history: BundleHistory, into writer: inout JSONWriter) {
@@ -119,7 +172,9 @@ extension SiteHistory {
         for member in try reader.object(top["bundles"] ?? root, "bundles").members {
             bundles[member.key] = try reader.bundle(member.value)
         }
-        return SiteHistory(siteTime: siteTime, manifestSHA256: manifest, bundles: bundles)
+        var history = SiteHistory(siteTime: siteTime, manifestSHA256: manifest, bundles: bundles)
+        if let node = top["contents"] { history.contents = try reader.contents(node) }
+        return history
     }
 
     /// Decoding helpers that turn every mismatch into an error at the node's offset.
@@ -186,6 +241,37 @@ extension SiteHistory {
                 history.earlier[path] = try list.map { item throws(SiteHistoryError) in try earlier(item) }
             }
             return history
+        }
+
+        func contents(_ node: JSONNode) throws(SiteHistoryError) -> [ResourcePath: [ShippedContent]] {
+            let object = try self.object(node, "contents")
+            var sets: [[String]?] = []
+            for set in object["field_sets"]?.arrayValue ?? [] {
+                if set.isNull { sets.append(nil); continue }
+                guard let names = set.arrayValue else { throw error(set, "a list of field names or null") }
+                sets.append(try names.map { name throws(SiteHistoryError) in try string(name, "a field name") })
+            }
+            var contents: [ResourcePath: [ShippedContent]] = [:]
+            // References in the fields are full resource names: the database given is not used.
+            let database = DatabaseID(project: "state")
+            for member in try self.object(object["versions"] ?? node, "versions").members {
+                let path = try path(member.key, at: member.value)
+                guard let list = member.value.arrayValue else { throw error(member.value, "a list of versions") }
+                contents[path] = try list.map { item throws(SiteHistoryError) in
+                    let parts = item.arrayValue ?? []
+                    guard parts.count == 3, let set = parts[1].numberValue?.int64Value, set >= 0, Int(set) < sets.count else {
+                        throw error(item, "[UPDATE_TIME, FIELD_SET, {FIELDS}]")
+                    }
+                    let fields: MapValue
+                    do throws(ValueDecodingError) {
+                        fields = try MapValue(protoJSONFields: parts[2], relativeTo: database)
+                    } catch {
+                        throw SiteHistoryError(file: file, offset: error.offset, message: error.message)
+                    }
+                    return ShippedContent(updateTime: try time(parts[0], "an update time", in: item), known: sets[Int(set)], fields: fields)
+                }
+            }
+            return contents
         }
 
         func earlier(_ node: JSONNode) throws(SiteHistoryError) -> EarlierVersion {

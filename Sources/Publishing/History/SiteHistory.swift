@@ -18,6 +18,11 @@ public struct SiteHistory: Sendable, Equatable {
     /// By bundle id, including bundles no longer built whose history is within the horizon
     /// (their id may return).
     var bundles: [String: BundleHistory]
+    /// The site-wide ledger: for every version of a document that a bundle carries or carried
+    /// within the horizon (as ``bundles`` lists them), the fields the named queries read, so that
+    /// every bundle can tell whether an app's cached copy of it, from any bundle, could show in
+    /// its queries. A version not listed is unknown: it could show anywhere its path is in scope.
+    var contents: [ResourcePath: [ShippedContent]] = [:]
 
     /// The newest version of each document that any bundle published, current or earlier:
     /// a content change must come with a later `updateTime` than this, and a missing-document

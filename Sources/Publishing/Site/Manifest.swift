@@ -19,6 +19,13 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var bundles: [Entry]
     /// Named query → where to find it.
     public var namedQueries: [String: QueryLocation]
+    /// The site time (RFC 3339): the `createTime` of the newest bundle change published. An app
+    /// remembers the site time it last loaded (bundlepress.js keeps it in localStorage).
+    public var siteTime: String?
+    /// Where the horizon starts (RFC 3339, site time): bundles account for what apps cached from
+    /// any build whose site time is not earlier; an app that last loaded an earlier site time
+    /// must reset its cache before it shows anything (docs/returning-clients.md).
+    public var horizonStart: String?
 
     public struct Entry: Codable, Sendable, Equatable {
         public var id: String
@@ -88,9 +95,16 @@ public struct Manifest: Codable, Sendable, Equatable {
         case schemaVersion = "schema_version"
         case snapshotTime = "snapshot_time"
         case namedQueries = "named_queries"
+        case siteTime = "site_time"
+        case horizonStart = "horizon_start"
     }
 
-    public init(snapshotTime: String, project: String, database: String, clients: [String], bundles: [Entry]) {
+    public init(
+        snapshotTime: String, project: String, database: String, clients: [String], bundles: [Entry],
+        siteTime: String? = nil, horizonStart: String? = nil
+    ) {
+        self.siteTime = siteTime
+        self.horizonStart = horizonStart
         self.schemaVersion = Self.currentSchemaVersion
         self.snapshotTime = snapshotTime
         self.project = project
