@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Browser } from '../Tests/Browser/devtools.mjs';
+import { IMPORTS } from './firebase-browser-imports.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repository = path.resolve(here, '..');
@@ -30,19 +31,6 @@ build();
 const site = path.join(project, 'site');
 const manifest1 = JSON.parse(fs.readFileSync(path.join(site, 'bundles/manifest.json'), 'utf8'));
 
-const IMPORTS = {
-  'firebase/app': '/vendor/firebase/app/dist/esm/index.esm.js',
-  'firebase/firestore': '/vendor/firebase/firestore/dist/esm/index.esm.js',
-  '@firebase/app': '/vendor/@firebase/app/dist/esm/index.esm.js',
-  '@firebase/component': '/vendor/@firebase/component/dist/esm/index.esm.js',
-  '@firebase/logger': '/vendor/@firebase/logger/dist/esm/index.esm.js',
-  '@firebase/util': '/vendor/@firebase/util/dist/index.esm.js',
-  '@firebase/firestore': '/vendor/@firebase/firestore/dist/index.esm.js',
-  '@firebase/webchannel-wrapper/bloom-blob': '/vendor/@firebase/webchannel-wrapper/dist/bloom-blob/esm/bloom_blob_es2018.js',
-  '@firebase/webchannel-wrapper/webchannel-blob': '/vendor/@firebase/webchannel-wrapper/dist/webchannel-blob/esm/webchannel_blob_es2018.js',
-  idb: '/vendor/idb/build/index.js',
-  tslib: '/vendor/tslib/tslib.es6.mjs',
-};
 const PAGE = `<!doctype html><meta charset="utf-8"><title>app</title>
 <script type="importmap">${JSON.stringify({ imports: IMPORTS })}</script>
 <script type="module">

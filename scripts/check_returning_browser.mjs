@@ -19,6 +19,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Browser } from '../Tests/Browser/devtools.mjs';
+import { IMPORTS } from './firebase-browser-imports.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const vendor = process.env.FIRESTORE_JS_VENDOR ?? path.resolve(here, '../../shared/tools/js-client/vendor/node_modules');
@@ -30,19 +31,6 @@ if (!folder || !fs.existsSync(path.join(vendor, 'firebase'))) {
   process.exit(2);
 }
 
-const IMPORTS = {
-  'firebase/app': '/vendor/firebase/app/dist/esm/index.esm.js',
-  'firebase/firestore': '/vendor/firebase/firestore/dist/esm/index.esm.js',
-  '@firebase/app': '/vendor/@firebase/app/dist/esm/index.esm.js',
-  '@firebase/component': '/vendor/@firebase/component/dist/esm/index.esm.js',
-  '@firebase/logger': '/vendor/@firebase/logger/dist/esm/index.esm.js',
-  '@firebase/util': '/vendor/@firebase/util/dist/index.esm.js',
-  '@firebase/firestore': '/vendor/@firebase/firestore/dist/index.esm.js',
-  '@firebase/webchannel-wrapper/bloom-blob': '/vendor/@firebase/webchannel-wrapper/dist/bloom-blob/esm/bloom_blob_es2018.js',
-  '@firebase/webchannel-wrapper/webchannel-blob': '/vendor/@firebase/webchannel-wrapper/dist/webchannel-blob/esm/webchannel_blob_es2018.js',
-  idb: '/vendor/idb/build/index.js',
-  tslib: '/vendor/tslib/tslib.es6.mjs',
-};
 // The app page: opens Firestore with IndexedDB persistence under app `name`, loads the bundles
 // given, and, asked to, runs named queries from the cache. Offline: nothing reaches a backend.
 const PAGE = `<!doctype html><meta charset="utf-8"><title>app</title>
