@@ -46,7 +46,7 @@ import Testing
     static let documentedMappings: [(path: [String], keys: [String])] = [
         ([], [
             "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
-            "retention", "budgets", "leavers", "previous", "fields", "redact", "exposure", "headers", "cors",
+            "retention", "budgets", "leavers", "previous", "fields", "redact", "exposure", "warnings", "headers", "cors",
         ]),
         (["inputs", "[]"], ["path", "format", "hints"]),
         (["inputs", "[]", "hints"], ["doubles", "timestamps", "geopoints", "references", "bytes"]),
