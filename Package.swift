@@ -64,6 +64,8 @@ let package = Package(
                 "PipelineLanguage", "Hosting", "ParallelWork", "CWriteback",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             plugins: ["EmbedSiteAssets"]
         ),

@@ -39,16 +39,18 @@ struct PublishedSite {
         let deadline = NIODeadline.now() + TimeAmount(limits.deadline)
         return try load(from: base, bundleLimit: limits.bundleBytes(id:)) { relative, limit throws(PreviousSiteFailure) in
             let target = base + relative
+            var bounded: BoundedResponse?
             do {
                 let request = try HTTPClient.Request(url: target)
-                let accumulator = ResponseAccumulator(request: request, maxBodySize: limit)
+                let accumulator = BoundedResponse(request: request, maxBodySize: limit)
+                bounded = accumulator
                 let response = try client.execute(request: request, delegate: accumulator, deadline: deadline).wait()
                 if response.status == .notFound { return nil }
                 guard response.status == .ok else { throw PreviousSiteFailure(source: target, message: "the server answered \(response.status.code) \(response.status.reasonPhrase)") }
                 return response.body.map { Array($0.readableBytesView) } ?? []
             } catch let failure as PreviousSiteFailure {
                 throw failure
-            } catch is ResponseAccumulator.ResponseTooBigError {
+            } catch where error is ResponseAccumulator.ResponseTooBigError || bounded?.refusedAsTooLarge == true {
                 throw PreviousSiteFailure(source: target, message: "larger than the \(limit) bytes it may take (decoded)")
             } catch let error as HTTPClientError where error == .deadlineExceeded {
                 throw PreviousSiteFailure(
