@@ -76,18 +76,7 @@ const server = http.createServer((request, response) => {
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${server.address().port}`;
 const browser = Browser.launch();
-async function visit(argument) {
-  const { targetId } = await browser.send('Target.createTarget', { url: `${origin}/app.html` });
-  const { sessionId } = await browser.send('Target.attachToTarget', { targetId, flatten: true });
-  await browser.send('Runtime.enable', {}, sessionId);
-  for (let tries = 0; !(await browser.evaluate(sessionId, 'window.ready === true')); tries += 1) {
-    if (tries > 200) throw new Error('the app page did not start');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const result = await browser.evaluate(sessionId, `window.visit(${JSON.stringify(argument)})`);
-  await browser.send('Target.closeTarget', { targetId });
-  return result;
-}
+const visit = (argument) => browser.visit(`${origin}/app.html`, argument);
 
 let failures = 0;
 const check = (what, ok, detail) => {

@@ -87,18 +87,7 @@ const urlOf = (file) => {
 
 const browser = Browser.launch();
 /** Opens the app page, runs one visit, closes the page. */
-async function visit(argument) {
-  const { targetId } = await browser.send('Target.createTarget', { url: `${origin}/app.html` });
-  const { sessionId } = await browser.send('Target.attachToTarget', { targetId, flatten: true });
-  await browser.send('Runtime.enable', {}, sessionId);
-  for (let tries = 0; !(await browser.evaluate(sessionId, 'window.ready === true')); tries += 1) {
-    if (tries > 200) throw new Error('the app page did not start');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const results = await browser.evaluate(sessionId, `window.visit(${JSON.stringify(argument)})`);
-  await browser.send('Target.closeTarget', { targetId });
-  return results;
-}
+const visit = (argument) => browser.visit(`${origin}/app.html`, argument);
 
 let passed = 0;
 let failed = 0;

@@ -130,6 +130,27 @@ export class Browser {
     return result.value;
   }
 
+  /**
+   * Opens `url` in a new page, waits until the page sets `window.ready = true`, evaluates
+   * `window.visit(argument)` there (`argument` as JSON), closes the page and returns the result:
+   * one visit of an app, as a user opening it again would make.
+   * @param {string} url
+   * @param {unknown} argument
+   * @returns {Promise<unknown>}
+   */
+  async visit(url, argument) {
+    const { targetId } = await this.send('Target.createTarget', { url });
+    const { sessionId } = await this.send('Target.attachToTarget', { targetId, flatten: true });
+    await this.send('Runtime.enable', {}, sessionId);
+    for (let tries = 0; !(await this.evaluate(sessionId, 'window.ready === true')); tries += 1) {
+      if (tries > 200) throw new Error(`the page ${url} did not set window.ready`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const result = await this.evaluate(sessionId, `window.visit(${JSON.stringify(argument)})`);
+    await this.send('Target.closeTarget', { targetId });
+    return result;
+  }
+
   /** Stops Chromium at once (for a watchdog) and removes its profile. */
   kill() {
     this.#process.kill('SIGKILL');

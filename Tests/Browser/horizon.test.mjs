@@ -61,18 +61,7 @@ test('in Chromium: an app opened again past the horizon is reset before anything
     bundles: [{ id: 'front', url: 'bundles/front.00aa.bundle', named_queries: ['latest'] }],
     named_queries: { latest: { bundle: 'front', url: 'bundles/front.00aa.bundle' } },
   });
-  async function visit(reopenGiven = true) {
-    const { targetId } = await browser.send('Target.createTarget', { url: `${origin}/app.html` });
-    const { sessionId } = await browser.send('Target.attachToTarget', { targetId, flatten: true });
-    await browser.send('Runtime.enable', {}, sessionId);
-    for (let tries = 0; !(await browser.evaluate(sessionId, 'window.ready === true')); tries += 1) {
-      if (tries > 200) throw new Error('the app page did not start');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const result = await browser.evaluate(sessionId, `window.visit(${reopenGiven})`);
-    await browser.send('Target.closeTarget', { targetId });
-    return result;
-  }
+  const visit = (reopenGiven = true) => browser.visit(`${origin}/app.html`, reopenGiven);
   try {
     manifest = at('2026-11-01T00:00:00.000000000Z', '2026-10-02T00:00:00.000000000Z');
     assert.deepEqual(await visit(), { calls: ['loadBundle db1'], used: 'db1', remembered: '2026-11-01T00:00:00.000000000Z' });
