@@ -119,53 +119,30 @@ struct ExampleSite {
 
     // MARK: - The invariant
 
+    /// Bundles a client loaded, in order, as (build index, bundle id).
+    typealias Loads = [(build: Int, id: String)]
+
     /// For every bundle id of the last build and every sequence of builds a client may have
-    /// loaded (each earlier build then the last, and all of them in order): the named queries
-    /// whose results from the cache differ from a fresh client's that loaded only the last build,
-    /// as `bundle / query / builds`, and how many results were compared.
+    /// loaded it from (each earlier build then the last, and all of them in order): the named
+    /// queries whose results from the cache differ from a fresh client's that loaded only the
+    /// last build, and how many results were compared (see ``mismatches(after:dumpSuffix:)``).
     func returningClientMismatches() -> (compared: Int, mismatches: [String]) {
         let last = builds.count - 1
-        var sequences = (0..<last).map { [$0, last] }
-        if builds.count > 2 { sequences.append(Array(0...last)) }
-        var compared = 0
-        var mismatches: [String] = []
-        var dump: [[String: Any]] = []
-        for (id, bundle) in builds[last].sorted(by: { $0.key < $1.key }) {
-            var fresh = ClientCacheModel(database: database)
-            fresh.load(bundle)
-            let expected = fresh.results()
-            for sequence in sequences {
-                var returning = ClientCacheModel(database: database)
-                for build in sequence {
-                    if let earlier = builds[build][id] { returning.load(earlier) }
-                }
-                let got = returning.results()
-                for (name, results) in expected.sorted(by: { $0.key < $1.key }) {
-                    compared += 1
-                    if got[name] != results { mismatches.append("\(id) / \(name) / builds \(sequence)") }
-                }
-                let loaded = sequence.compactMap { files[$0][id] }
-                dump.append(["bundles": loaded, "results": got.mapValues { $0.map { String($0.prefix { $0 != " " }) } }])
-            }
+        var sequences = (0..<last).map { [$0] }
+        if builds.count > 2 { sequences.append(Array(0..<last)) }
+        return mismatches(dumpSuffix: "") { id in
+            sequences.map { sequence in sequence.filter { builds[$0][id] != nil }.map { (build: $0, id: id) } }
         }
-        if let folder = ProcessInfo.processInfo.environment[Self.dumpVariable] {
-            // For scripts/check_returning_clients.mjs: the model's answers, to compare with the real SDK's.
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let data = try? JSONSerialization.data(withJSONObject: ["project": database.project, "sequences": dump], options: [.sortedKeys])
-            FileManager.default.createFile(atPath: (folder as NSString).appendingPathComponent("\(directory.path.split(separator: "/").last!).json"), contents: data)
-        }
-        return (compared, mismatches)
     }
 
     /// Across bundles (issue 33): for every bundle id of the last build and every set of bundles
     /// of earlier builds a client may have loaded before it (each earlier bundle alone; each
     /// earlier build's bundles together; every earlier bundle, oldest build first and newest
     /// first), the named queries whose results from the cache differ from a fresh client's that
-    /// loaded only the last build's bundle, as `bundle / query / after [build:id, …]`, and how many
-    /// results were compared.
+    /// loaded only the last build's bundle, and how many results were compared.
     func crossBundleMismatches() -> (compared: Int, mismatches: [String]) {
         let last = builds.count - 1
-        var befores: [[(build: Int, id: String)]] = []
+        var befores: [Loads] = []
         for build in 0..<last {
             let ids = builds[build].keys.sorted()
             befores += ids.map { [(build, $0)] }
@@ -174,6 +151,18 @@ struct ExampleSite {
         let all = (0..<last).flatMap { build in builds[build].keys.sorted().map { (build: build, id: $0) } }
         befores.append(all)
         befores.append((0..<last).reversed().flatMap { build in builds[build].keys.sorted().map { (build: build, id: $0) } })
+        return mismatches(dumpSuffix: "-across") { _ in befores }
+    }
+
+    /// For every bundle of the last build and every sequence `befores(id)` of earlier bundles,
+    /// loads the sequence then that bundle into one client model and compares the bundle's named
+    /// queries with a fresh client's that loaded only the bundle. Returns how many results were
+    /// compared and the mismatches as `bundle / query / after [build:id, …]`. With
+    /// ``dumpVariable`` set, the sequences, a fresh app's answers (what the SDK must return) and
+    /// the model's are kept in `<folder>/<site><dumpSuffix>.json` for the local SDK checks.
+    private func mismatches(dumpSuffix: String, after befores: (String) -> [Loads]) -> (compared: Int, mismatches: [String]) {
+        let last = builds.count - 1
+        let dumpFolder = ProcessInfo.processInfo.environment[Self.dumpVariable]
         var compared = 0
         var mismatches: [String] = []
         var dump: [[String: Any]] = []
@@ -181,7 +170,7 @@ struct ExampleSite {
             var fresh = ClientCacheModel(database: database)
             fresh.load(bundle)
             let expected = fresh.results()
-            for before in befores {
+            for before in befores(id) {
                 var returning = ClientCacheModel(database: database)
                 for (build, earlier) in before { returning.load(builds[build][earlier]!) }
                 returning.load(bundle)
@@ -189,13 +178,11 @@ struct ExampleSite {
                 for (name, results) in expected.sorted(by: { $0.key < $1.key }) {
                     compared += 1
                     if got[name] != results {
-                        mismatches.append("\(id) / \(name) / after \(before.map { "\($0.build):\($0.id)" })")
+                        mismatches.append("\(id) / \(name) / after [\(before.map { "\($0.build):\($0.id)" }.joined(separator: ", "))]")
                     }
                 }
-                if ProcessInfo.processInfo.environment[Self.dumpVariable] != nil {
+                if dumpFolder != nil {
                     let loaded = before.compactMap { files[$0.build][$0.id] } + [files[last][id]!]
-                    // The bundle's own queries, with a fresh app's answer (what the SDK must
-                    // return after the sequence) and the model's.
                     let paths = { (answers: [String: [String]]) in
                         expected.keys.reduce(into: [String: [String]]()) { $0[$1] = answers[$1]?.map { String($0.prefix { $0 != " " }) } }
                     }
@@ -203,10 +190,11 @@ struct ExampleSite {
                 }
             }
         }
-        if let folder = ProcessInfo.processInfo.environment[Self.dumpVariable] {
+        if let folder = dumpFolder {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let data = try? JSONSerialization.data(withJSONObject: ["project": database.project, "sequences": dump], options: [.sortedKeys])
-            FileManager.default.createFile(atPath: (folder as NSString).appendingPathComponent("\(directory.path.split(separator: "/").last!)-across.json"), contents: data)
+            let name = "\(directory.path.split(separator: "/").last!)\(dumpSuffix).json"
+            FileManager.default.createFile(atPath: (folder as NSString).appendingPathComponent(name), contents: data)
         }
         return (compared, mismatches)
     }
