@@ -70,7 +70,7 @@ let package = Package(
             plugins: ["EmbedSiteAssets"]
         ),
         // Authoring help: `bundlepress init` (a survey of the user's exports → a starter pipeline.yml).
-        .target(name: "Authoring", dependencies: ["ExportReader", "FirestoreModel", "JSONCore", "Publishing"]),
+        .target(name: "Authoring", dependencies: ["ExportReader", "FirestoreModel", "JSONCore", "PipelineLanguage", "Publishing"]),
         // Compiles site/*.html|js|css into Publishing (SiteAssets), so the binary carries them.
         .executableTarget(name: "SiteAssetEmbedder"),
         .plugin(name: "EmbedSiteAssets", capability: .buildTool(), dependencies: ["SiteAssetEmbedder"]),
@@ -95,19 +95,24 @@ let package = Package(
         .executableTarget(
             name: "bundlepress",
             dependencies: [
-                "Publishing", "Authoring", "PipelineLanguage", "BundleFormat", "QueryEngine", "FirestoreModel", "ExportReader", "SitePolicy", "EdgeServer",
+                "Publishing", "Authoring", "PipelineLanguage", "BundleFormat", "QueryEngine", "FirestoreModel", "JSONCore", "ExportReader", "SitePolicy", "EdgeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel", "JSONCore"]),
-        .testTarget(name: "ExportReaderTests", dependencies: ["ExportReader"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat", "CZlib"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PipelineLanguageTests", dependencies: ["PipelineLanguage", "SitePolicy", "QueryEngine", "FirestoreModel"]),
+        .testTarget(name: "ExportReaderTests", dependencies: ["ExportReader", "FirestoreModel", "JSONCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine", "FirestoreModel", "JSONCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat", "CZlib", "FirestoreModel", "JSONCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PipelineLanguageTests", dependencies: ["PipelineLanguage", "SitePolicy", "QueryEngine", "FirestoreModel", "JSONCore"]),
         .testTarget(
-            name: "PublishingTests", dependencies: ["Publishing", "PipelineLanguage", "Hosting", "SitePolicy"], resources: [.copy("Fixtures")]
+            name: "PublishingTests",
+            dependencies: [
+                "Publishing", "PipelineLanguage", "Hosting", "SitePolicy", "BundleFormat", "ExportReader", "FirestoreModel", "JSONCore", "QueryEngine",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SitePolicyTests", dependencies: ["SitePolicy"]),
         // Hosting's own pieces (ByteSet, GlobToken, the nginx snippet, checked by `nginx -t`);

@@ -54,8 +54,8 @@ struct ExposureTests {
             // Escaped in the encoding: an address is still one; text without an `@` is not looked into.
             ("quoted", .string("o\"neil@example.com")), ("text", .string("na\u{EF}ve caf\u{E9}\tAKIAIOSFODNN7EXAMPLE")),
         ])
-        var names = ExposureScan.NameJudgements()
-        let found = ExposureScan.candidates(in: fields, names: &names).map { ($0.path, $0.looksLike) }
+        var names = SensitiveFields.NameJudgements()
+        let found = SensitiveFields.candidates(in: fields, names: &names).map { ($0.path, $0.looksLike) }
         #expect(found.map(\.0) == [["cl\u{E9}"], ["contact"], ["email"], ["last"], ["nested", "deep"], ["quoted"]])
         #expect(found.map(\.1) == [.phoneNumber, .emailAddress, .emailAddress, .apiKey, .emailAddress, .emailAddress])
     }

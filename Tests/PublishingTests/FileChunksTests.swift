@@ -41,7 +41,7 @@ struct FileChunksTests {
         let file = directory.file("input")
         func digest() throws -> String? {
             try Data(bytes).write(to: URL(fileURLWithPath: file))
-            return BuildFingerprint.contentDigest(of: file)
+            return FileDigest.contentDigest(of: file)
         }
         let first = try #require(try digest())
         #expect(try digest() == first)
@@ -53,8 +53,8 @@ struct FileChunksTests {
         bytes.removeLast()
         let shorter = try digest()
         #expect(Set([first, changedInSecondPiece, changedInFirstPiece, shorter].compactMap { $0 }).count == 4)
-        #expect(BuildFingerprint.contentDigest(of: directory.file("missing")) == nil)
-        #expect(BuildFingerprint.contentDigest(of: "/dev/null")?.hasPrefix("stream ") == true)
+        #expect(FileDigest.contentDigest(of: directory.file("missing")) == nil)
+        #expect(FileDigest.contentDigest(of: "/dev/null")?.hasPrefix("stream ") == true)
     }
 }
 

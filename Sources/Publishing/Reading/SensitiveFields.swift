@@ -1,12 +1,11 @@
 import FirestoreModel
 import JSONCore
-import ParallelWork
-import PipelineLanguage
 
-/// Looks at the field names, and cheaply at the string values, of every document a build
-/// publishes, for what looks like personal data or a secret (``SensitiveValue``). A field the
-/// bundle's `fields:` rule lists explicitly is meant to be public and is not reported.
-enum ExposureScan {
+/// The fields of a document that look like personal data or a secret (``SensitiveValue``): by
+/// their names, and cheaply by their string values. Noted as each document is read and set
+/// aside (``DocumentSet``), from the bytes a bundle carries; the guard (``ExposureScan``) then
+/// judges what each bundle publishes by them.
+enum SensitiveFields {
     /// A field of one document that looks sensitive: by its name (not looked into further), or
     /// by a string value in it.
     struct Candidate: Sendable, Hashable {
@@ -31,76 +30,6 @@ enum ExposureScan {
             scan.fields(names: &names) { found.append(Candidate(path: $0, looksLike: $1)) }
         }
         return found
-    }
-
-    /// The findings of `plan`, per bundle, collection and field (the first document in key order
-    /// as the example), in bundle order. A document its bundle publishes whole is judged by the
-    /// candidates found when it was read; one a `fields:` rule narrows is read back whole.
-    static func findings(in plan: ShipmentPlan, policies: [String: FieldPolicy], inputs: LoadedInputs) throws(BuildError) -> [ExposureFinding] {
-        var all: [ExposureFinding] = []
-        for bundle in plan.bundles {
-            var documents: [Document] = []
-            var slots: [LoadedInputs.Slot] = []
-            for entry in bundle.entries {
-                guard case .existing(let document, _, let slot, _) = entry else { continue }
-                documents.append(document)
-                slots.append(slot)
-            }
-            let policy = policies[bundle.id] ?? FieldPolicy()
-            do throws(PublishError) {
-                all += try findings(bundle: bundle.id, documents: documents, policy: policy) { [documents, slots] (index, names) throws(PublishError) in
-                    try inputs.exposureCandidates(of: documents[index], at: slots[index], as: policy, names: &names)
-                }
-            } catch {
-                throw .publish(error)
-            }
-        }
-        return all
-    }
-
-    /// The findings of the documents one bundle publishes under `policy`, per collection and
-    /// field (the first of `documents` that holds it as the example).
-    static func findings(bundle: String, documents: some Sequence<Document>, policy: FieldPolicy) -> [ExposureFinding] {
-        let documents = Array(documents)
-        return findings(bundle: bundle, documents: documents, policy: policy) { index, names in candidates(in: documents[index].fields, names: &names) }
-    }
-
-    /// The findings of the documents one bundle publishes under `policy`, each with the
-    /// candidates `candidates` finds in it (given its index in `documents`) as published.
-    ///
-    /// Runs of documents are scanned on every core; keeping each field's first finding in run
-    /// order gives the same findings as one pass in document order.
-    private static func findings<E: Error>(
-        bundle: String, documents: [Document], policy: FieldPolicy,
-        candidates: @Sendable (Int, inout NameJudgements) throws(E) -> [Candidate]
-    ) throws(E) -> [ExposureFinding] {
-        let runs = parallelMap(runsOf: 2_048, count: documents.count, threads: Processors.online) { run in
-            Result { () throws(E) in
-                var findings: [(key: [String], finding: ExposureFinding)] = []
-                var seen: Set<[String]> = []
-                // Documents repeat their field names: each name is judged once.
-                var names = NameJudgements()
-                for position in run {
-                    let document = documents[position]
-                    let allowed = policy.rule(forDocument: document.path).flatMap { $0.mode == .allow ? $0.fields : nil } ?? []
-                    for candidate in try candidates(position, &names) {
-                        let field = FieldPath(segments: candidate.path)
-                        let key = [document.collectionID] + candidate.path
-                        guard !allowed.contains(where: { $0.isPrefix(of: field) }), seen.insert(key).inserted else { continue }
-                        findings.append((key, ExposureFinding(
-                            bundle: bundle, collection: document.collectionID, field: field.canonicalString, looksLike: candidate.looksLike.rawValue,
-                            example: document.path.description)))
-                    }
-                }
-                return findings
-            }
-        }
-        var seen: Set<[String]> = []
-        var all: [ExposureFinding] = []
-        for run in runs {
-            all += try run.get().filter { seen.insert($0.key).inserted }.map(\.finding)
-        }
-        return all
     }
 
     /// ``SensitiveValue/named(_:)`` of each field name, remembered.
@@ -132,7 +61,7 @@ private struct EncodedFieldsScan {
 
     /// Reports, in field order, each field whose name looks sensitive (not looked into further)
     /// and each string value that does, with its path.
-    mutating func fields(names: inout ExposureScan.NameJudgements, _ report: ([String], SensitiveValue) -> Void) {
+    mutating func fields(names: inout SensitiveFields.NameJudgements, _ report: ([String], SensitiveValue) -> Void) {
         guard consume(UInt8(ascii: "{")) else { return }
         if consume(UInt8(ascii: "}")) { return }
         repeat {
@@ -149,7 +78,7 @@ private struct EncodedFieldsScan {
         _ = consume(UInt8(ascii: "}"))
     }
 
-    private mutating func value(names: inout ExposureScan.NameJudgements, _ report: ([String], SensitiveValue) -> Void) -> Bool {
+    private mutating func value(names: inout SensitiveFields.NameJudgements, _ report: ([String], SensitiveValue) -> Void) -> Bool {
         guard consume(UInt8(ascii: "{")), let kind = string({ Kind($0) }), consume(UInt8(ascii: ":")) else { return false }
         switch kind {
         case .string:

@@ -36,30 +36,40 @@ public enum BuildLock {
         }
     }
 
+    /// Why the lock could not be taken.
+    enum Failure: Error, Sendable {
+        /// Another build holds it (`path` is the lock file).
+        case held(path: String, holder: Holder?)
+        /// The output directory or the lock file cannot be created, opened, locked or written.
+        case unusable(PublishError)
+    }
+
     /// Runs `body` holding the lock of `outputDirectory` (created if missing). `body` receives
-    /// the holder of a build that died holding it, if any. Throws ``BuildError/locked(path:holder:)``
-    /// at once when another build holds it.
-    static func withLock<T>(outputDirectory: String, _ body: (_ takenOverFrom: Holder?) throws(BuildError) -> T) throws(BuildError) -> T {
+    /// the holder of a build that died holding it, if any. When the lock cannot be taken (another
+    /// build holds it: at once, without waiting) throws what `failure` makes of the reason.
+    static func withLock<T, E: Error>(
+        outputDirectory: String, failure: (Failure) -> E, _ body: (_ takenOverFrom: Holder?) throws(E) -> T
+    ) throws(E) -> T {
         do {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         } catch {
-            throw .publish(PublishError(path: outputDirectory, message: "cannot create the output directory: \(error.localizedDescription)"))
+            throw failure(.unusable(PublishError(path: outputDirectory, message: "cannot create the output directory: \(error.localizedDescription)")))
         }
         let path = (outputDirectory as NSString).appendingPathComponent(fileName)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw .publish(PublishError(path: path, message: "cannot open the lock file: \(String(cString: strerror(errno)))"))
+            throw failure(.unusable(PublishError(path: path, message: "cannot open the lock file: \(String(cString: strerror(errno)))")))
         }
         defer { close(descriptor) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let reason = errno
-            if reason == EWOULDBLOCK { throw .locked(path: path, holder: holder(in: descriptor)) }
-            throw .publish(PublishError(path: path, message: "cannot lock: \(String(cString: strerror(reason)))"))
+            if reason == EWOULDBLOCK { throw failure(.held(path: path, holder: holder(in: descriptor))) }
+            throw failure(.unusable(PublishError(path: path, message: "cannot lock: \(String(cString: strerror(reason)))")))
         }
         let previous = holder(in: descriptor)
         let record = (try? JSONEncoder().encode(Holder.current)).map(Array.init) ?? []
         guard ftruncate(descriptor, 0) == 0, pwrite(descriptor, record, record.count, 0) == record.count else {
-            throw .publish(PublishError(path: path, message: "cannot write the lock file: \(String(cString: strerror(errno)))"))
+            throw failure(.unusable(PublishError(path: path, message: "cannot write the lock file: \(String(cString: strerror(errno)))")))
         }
         // Emptied before the descriptor closes (defers run last to first), which drops the lock.
         defer { ftruncate(descriptor, 0) }

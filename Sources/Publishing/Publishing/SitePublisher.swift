@@ -56,7 +56,7 @@ public struct SitePublisher: Sendable {
     }
 
     public var bundlesDirectory: String { (outputDirectory as NSString).appendingPathComponent("bundles") }
-    public var manifestPath: String { (bundlesDirectory as NSString).appendingPathComponent("manifest.json") }
+    public var manifestPath: String { Manifest.path(inSite: outputDirectory) }
 
     /// Staging directories are `bundles/.staging-<pid>-<random>`.
     static let stagingPrefix = ".staging-"
@@ -105,15 +105,15 @@ public struct SitePublisher: Sendable {
         for file in files where written.contains(file.name) {
             let staged = (staging as NSString).appendingPathComponent(file.name)
             switch file.content {
-            case .chunks(let chunks): try Self.writeDurably(path: staged, chunks: chunks)
-            case .scratchFile(let path, _): try Self.rename(path, to: staged)
+            case .chunks(let chunks): try DurableFiles.write(path: staged, chunks: chunks)
+            case .scratchFile(let path, _): try DurableFiles.rename(path, to: staged)
             }
         }
         checkpoint(.staged)
         for name in outcome.written {
-            try Self.rename((staging as NSString).appendingPathComponent(name), to: (bundles as NSString).appendingPathComponent(name))
+            try DurableFiles.rename((staging as NSString).appendingPathComponent(name), to: (bundles as NSString).appendingPathComponent(name))
         }
-        try Self.syncDirectory(bundles)
+        try DurableFiles.syncDirectory(bundles)
         checkpoint(.bundlesInPlace)
 
         let store = SiteHistoryStore(outputDirectory: outputDirectory)
@@ -121,15 +121,15 @@ public struct SitePublisher: Sendable {
             try store.stage(state)
             checkpoint(.stateStaged)
             let staged = (staging as NSString).appendingPathComponent("manifest.json")
-            try Self.writeDurably(path: staged, chunks: [Array(manifest)])
+            try DurableFiles.write(path: staged, chunks: [Array(manifest)])
             checkpoint(.manifestStaged)
-            try Self.rename(staged, to: manifestPath)
-            try Self.syncDirectory(bundles)
+            try DurableFiles.rename(staged, to: manifestPath)
+            try DurableFiles.syncDirectory(bundles)
             checkpoint(.manifestInPlace)
             try store.commit()
         } else if outcome.stateChanged {
             // Same manifest: the state belongs to it either way, so it is replaced in one step.
-            try Self.replaceAtomically(path: store.path, with: state)
+            try DurableFiles.replaceAtomically(path: store.path, with: state)
         }
         return outcome
     }
@@ -202,41 +202,5 @@ public struct SitePublisher: Sendable {
     /// True when `path` is a regular file of `size` bytes.
     private static func isRegularFile(_ path: String, size: Int) -> Bool {
         FileStamp(path: path).map { $0.isRegularFile && $0.size == size } ?? false
-    }
-
-    static func writeDurably(path: String, chunks: [[UInt8]]) throws(PublishError) {
-        let file = try OutputFile(creating: path)
-        for chunk in chunks { try file.append(chunk) }
-        try file.finish()
-    }
-
-    /// Replaces the file at `path` with `bytes` in one atomic step: they are written and flushed
-    /// to `.<name>.tmp` beside it, renamed over it, and the directory is flushed; on failure the
-    /// temporary file is removed and `path` is as it was. Only a lock holder may call this (the
-    /// temporary name is fixed, so a killed writer's leftover is simply overwritten).
-    static func replaceAtomically(path: String, with bytes: [UInt8]) throws(PublishError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let staged = (directory as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).tmp")
-        do throws(PublishError) {
-            try writeDurably(path: staged, chunks: [bytes])
-            try rename(staged, to: path)
-            try syncDirectory(directory)
-        } catch {
-            unlink(staged)
-            throw error
-        }
-    }
-
-    static func rename(_ source: String, to target: String) throws(PublishError) {
-        guard Foundation.rename(source, target) == 0 else {
-            throw PublishError(path: target, message: "cannot move into place: \(String(cString: strerror(errno)))")
-        }
-    }
-
-    static func syncDirectory(_ path: String) throws(PublishError) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY)
-        guard fd >= 0 else { throw PublishError(path: path, message: "cannot open directory: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw PublishError(path: path, message: "cannot flush directory: \(String(cString: strerror(errno)))") }
     }
 }

@@ -76,7 +76,7 @@ public struct ExposureReport: Sendable, Equatable, Codable {
             throw ExposureReportError(error.description)
         }
         guard let site = published else {
-            throw ExposureReportError("\((siteDirectory as NSString).appendingPathComponent("bundles/manifest.json")): no such file; build the site first")
+            throw ExposureReportError("\(Manifest.path(inSite: siteDirectory)): no such file; build the site first")
         }
         let bundles = site.manifest.bundles.compactMap { entry in
             site.bundles[entry.id].map { (id: entry.id, contents: $0, policy: config?.fieldPolicy(forBundle: entry.id, template: entry.template) ?? FieldPolicy()) }

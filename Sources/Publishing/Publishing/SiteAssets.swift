@@ -36,7 +36,7 @@ public enum SiteAssets {
             let target = (outputDirectory as NSString).appendingPathComponent(file.name)
             var info = stat()
             guard lstat(target, &info) != 0 else { continue }
-            try SitePublisher.replaceAtomically(path: target, with: Array(file.contents.utf8))
+            try DurableFiles.replaceAtomically(path: target, with: Array(file.contents.utf8))
             written.append(file.name)
         }
         return written

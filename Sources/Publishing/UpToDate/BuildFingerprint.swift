@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import ParallelWork
 import PipelineLanguage
 
 /// What a build's output depends on, condensed, so that a cron run whose sources and published
@@ -10,7 +9,7 @@ import PipelineLanguage
 /// - ``sources``: the binary that builds (its path, size, modification time and inode: a new
 ///   build of BundlePress is another file), the config's text and folder and the command line's
 ///   overrides (snapshot time, previous site, output), and every file the inputs read, by
-///   *content* (``contentDigest(of:)``, SHA-256 by pieces on every core; an export folder by
+///   *content* (``FileDigest/contentDigest(of:)``, SHA-256 by pieces on every core; an export folder by
 ///   every file under it): a file rewritten with the same size and time still counts as changed.
 /// - ``site``: the published site as the last build left it: the manifest's and the state's
 ///   bytes, and each bundle file the manifest names by size, modification and change time and
@@ -40,7 +39,7 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
         // An export folder comes with its data files, which the folder's walk covers already.
         var hashed: Set<String> = []
         for file in config.inputFiles().flatMap(filesUnder) where hashed.insert(file).inserted {
-            guard let digest = contentDigest(of: file) else { return nil }
+            guard let digest = FileDigest.contentDigest(of: file) else { return nil }
             hash.update(line: "input \(file) \(digest)")
         }
         return hash.finalize().hex
@@ -49,7 +48,7 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
     /// The site part: the manifest and state bytes and the stamps of the files the manifest names.
     static func site(outputDirectory: String) -> String {
         var hash = SHA256()
-        let manifestPath = (outputDirectory as NSString).appendingPathComponent("bundles/manifest.json")
+        let manifestPath = Manifest.path(inSite: outputDirectory)
         let manifest = FileManager.default.contents(atPath: manifestPath)
         for path in [manifestPath, (outputDirectory as NSString).appendingPathComponent(SiteHistory.fileName)] {
             hash.update(line: "\(path) \(FileManager.default.contents(atPath: path).map { SHA256.hash(data: $0).hex } ?? "missing")")
@@ -70,45 +69,6 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
         return found.map { (path as NSString).appendingPathComponent($0) }
             .filter { FileStamp(path: $0)?.isRegularFile ?? false }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    }
-
-    /// A digest of a file's bytes, read on every core: the SHA-256 of its size and of the
-    /// SHA-256 of each 16 MiB piece (one SHA-256 over a whole file is one core's work: 0.8 s of a
-    /// 1.4 GB export's build before anything else could start); nil if it cannot be read.
-    /// Anything but a regular file (a pipe, a device) has no size to cut by: it is read to its
-    /// end as one piece.
-    static func contentDigest(of path: String) -> String? {
-        guard let stamp = FileStamp(path: path) else { return nil }
-        guard stamp.isRegularFile else { return sequentialDigest(of: path) }
-        let size = Int(stamp.size)
-        let pieceSize = 16 << 20
-        let pieces = parallelMap(count: max(1, (size + pieceSize - 1) / pieceSize), threads: Processors.online) { piece -> [UInt8]? in
-            var hash = SHA256()
-            do throws(PublishError) {
-                try FileChunks.forEach(ofFile: path, in: (piece * pieceSize)..<min(size, (piece + 1) * pieceSize)) { chunk in hash.update(data: chunk) }
-            } catch {
-                return nil
-            }
-            return Array(hash.finalize())
-        }
-        var hash = SHA256()
-        hash.update(line: "\(size) bytes")
-        for piece in pieces {
-            guard let piece else { return nil }
-            hash.update(data: piece)
-        }
-        return hash.finalize().hex
-    }
-
-    /// The SHA-256 of what the file gives until its end; nil if it cannot be read.
-    private static func sequentialDigest(of path: String) -> String? {
-        var hash = SHA256()
-        do throws(PublishError) {
-            try FileChunks.forEach(ofFile: path) { chunk in hash.update(data: chunk) }
-        } catch {
-            return nil
-        }
-        return "stream " + hash.finalize().hex
     }
 }
 

@@ -50,7 +50,7 @@ struct RetentionSweep {
         }
         if !dryRun, next != ledger {
             do throws(PublishError) {
-                try SitePublisher.replaceAtomically(path: ledgerPath, with: next.encoded())
+                try DurableFiles.replaceAtomically(path: ledgerPath, with: next.encoded())
             } catch {
                 warnings.append("cannot record retention state: \(error); old files may be kept longer than the policy says")
             }

@@ -79,8 +79,8 @@ struct DocumentSet {
     /// under last-wins).
     private var entriesInOrder = true
     /// Every distinct exposure candidate of the documents.
-    private(set) var candidates: [ExposureScan.Candidate] = []
-    private var candidateIndex: [ExposureScan.Candidate: Int32] = [:]
+    private(set) var candidates: [SensitiveFields.Candidate] = []
+    private var candidateIndex: [SensitiveFields.Candidate: Int32] = [:]
     /// The IDs (UTF-8, told apart byte for byte as the store does) of the collections holding
     /// documents read, and the collections of `watched` that hold some.
     private(set) var collectionIDs: Set<[UInt8]> = []
@@ -153,7 +153,7 @@ struct DocumentSet {
 
     /// The candidates, each set aside, in the order their paths first appeared, and the archive
     /// that holds their fields. The set takes no more documents.
-    mutating func finish() throws(BuildError) -> (entries: [Entry], candidates: [ExposureScan.Candidate], archive: DocumentArchive) {
+    mutating func finish() throws(BuildError) -> (entries: [Entry], candidates: [SensitiveFields.Candidate], archive: DocumentArchive) {
         try settle()
         candidateIndex = [:]
         // Taken out of the set, and the dropped ones moved to the end in its buffer and removed
@@ -278,11 +278,11 @@ extension DocumentSet {
     /// `body` of every index below `count`, in order, found in runs of 256 on every core, each
     /// run with a scratch writer and name judgements of its own.
     fileprivate static func onEveryCore<T: Sendable>(
-        _ count: Int, _ body: @Sendable (_ index: Int, _ scratch: inout JSONWriter, _ names: inout ExposureScan.NameJudgements) -> T
+        _ count: Int, _ body: @Sendable (_ index: Int, _ scratch: inout JSONWriter, _ names: inout SensitiveFields.NameJudgements) -> T
     ) -> [T] {
         Array(parallelMap(runsOf: 256, count: count, threads: Processors.online) { run in
             var scratch = JSONWriter(reservingCapacity: 4096)
-            var names = ExposureScan.NameJudgements()
+            var names = SensitiveFields.NameJudgements()
             return run.map { body($0, &scratch, &names) }
         }.joined())
     }
@@ -313,13 +313,13 @@ private struct Judgement: Sendable {
 /// fingerprint when its `createTime` is known.
 private struct Whole: Sendable {
     var encoded: [UInt8]
-    var candidates: [ExposureScan.Candidate]
+    var candidates: [SensitiveFields.Candidate]
     var fingerprint: DocumentFingerprint?
 
     /// `document`'s fields, `encoded` when the reader encoded them, else encoded here (with
     /// `scratch`), scanned (with `names`) and fingerprinted. (The document is borrowed where the
     /// batch holds it: a copy of each costs a cache miss per reference it holds.)
-    init(of document: borrowing Document, encoded: [UInt8]?, scratch: inout JSONWriter, names: inout ExposureScan.NameJudgements) {
+    init(of document: borrowing Document, encoded: [UInt8]?, scratch: inout JSONWriter, names: inout SensitiveFields.NameJudgements) {
         if let encoded {
             self.encoded = encoded
         } else {
@@ -327,7 +327,7 @@ private struct Whole: Sendable {
             document.fields.encodeFields(into: &scratch)
             self.encoded = scratch.bytes
         }
-        candidates = ExposureScan.candidates(inEncoded: self.encoded, names: &names)
+        candidates = SensitiveFields.candidates(inEncoded: self.encoded, names: &names)
         // A document read without a createTime takes its updateTime's, or the snapshot time.
         fingerprint = document.createTime.map { [encoded = self.encoded] createTime in DocumentFingerprint.of(createTime: createTime, encodedFields: encoded) }
     }

@@ -327,7 +327,7 @@ struct PartialWriter: ~Copyable {
         let documentsPath = (directory as NSString).appendingPathComponent(documentsName)
         do throws(PublishError) {
             try file.finish()
-            try SitePublisher.rename(documentsPath + ".partial", to: documentsPath)
+            try DurableFiles.rename(documentsPath + ".partial", to: documentsPath)
             let header = PartialFiles.Header(
                 format: PartialFiles.format, bundlepress: Version.current, binary: BinaryDigest.current,
                 pipelineSHA256: PartialFiles.pipelineDigest(config), shard: shard.index, shards: shard.count,
@@ -345,7 +345,7 @@ struct PartialWriter: ~Copyable {
             }
             // Written whole or not at all, and on disk (with the documents' rename) before the
             // task reports success.
-            try SitePublisher.replaceAtomically(path: headerPath, with: Array(data) + [UInt8(ascii: "\n")])
+            try DurableFiles.replaceAtomically(path: headerPath, with: Array(data) + [UInt8(ascii: "\n")])
         } catch {
             throw .publish(error)
         }
@@ -408,6 +408,6 @@ enum BinaryDigest {
     }
 
     private static func fileDigest() -> String? {
-        Bundle.main.executablePath.flatMap(BuildFingerprint.contentDigest(of:)).map { "content " + $0 }
+        Bundle.main.executablePath.flatMap(FileDigest.contentDigest(of:)).map { "content " + $0 }
     }
 }

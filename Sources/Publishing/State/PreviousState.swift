@@ -44,7 +44,7 @@ struct PreviousState: Sendable {
             return PreviousState(history: nil, source: "none (a new site)")
         case .directory(let directory)?:
             let other = SiteHistoryStore(outputDirectory: directory)
-            let manifest = FileManager.default.contents(atPath: SitePublisher(outputDirectory: directory).manifestPath)
+            let manifest = FileManager.default.contents(atPath: Manifest.path(inSite: directory))
             if let history = other.load(manifestSHA256: manifest.map { SHA256.hash(data: $0).hex }, repair: false).history {
                 return PreviousState(history: history, source: other.path)
             }

@@ -38,7 +38,7 @@ public struct SiteVerifier: Sendable {
 
     public func verify() -> Report {
         var report = Report(checkedBundles: [], problems: [], warnings: [])
-        let manifestPath = (siteDirectory as NSString).appendingPathComponent("bundles/manifest.json")
+        let manifestPath = Manifest.path(inSite: siteDirectory)
         guard let data = FileManager.default.contents(atPath: manifestPath) else {
             report.problems.append(Problem(bundle: nil, message: "\(manifestPath) is missing; run bundlepress build first"))
             return report

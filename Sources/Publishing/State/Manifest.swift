@@ -7,6 +7,11 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// Bumped when a field changes meaning or disappears; new fields may appear within a version.
     public static let currentSchemaVersion = 1
 
+    /// Where the manifest of the site in `siteDirectory` is: `bundles/manifest.json`.
+    public static func path(inSite siteDirectory: String) -> String {
+        (siteDirectory as NSString).appendingPathComponent("bundles/manifest.json")
+    }
+
     public var schemaVersion: Int
     /// The build's snapshot time T (RFC 3339, nine fraction digits, `Z`): when the data was
     /// read. Each bundle's own `createTime` may be later (``Entry/createTime``).

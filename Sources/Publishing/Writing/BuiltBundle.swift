@@ -24,14 +24,6 @@ struct BuiltBundle {
     var fileName: String { "\(id).\(sha256.prefix(16)).bundle" }
     var gzipFileName: String { fileName + ".gz" }
 
-    /// The raw and gzip files, to publish under their content-hashed names.
-    var siteFiles: [SitePublisher.File] {
-        [
-            SitePublisher.File(name: fileName, content: .scratchFile(path: files.rawPath, size: files.byteCount)),
-            SitePublisher.File(name: gzipFileName, content: .scratchFile(path: files.gzipPath, size: files.gzipByteCount)),
-        ]
-    }
-
     /// Encodes, hashes and compresses `planned` into `scratchDirectory`, telling `progress` how
     /// far it is. Each document of the plan is published with its fields in `inputs` as `policy`
     /// publishes them.

@@ -47,12 +47,12 @@ struct SiteHistoryStore {
 
     /// Writes and flushes `bytes` (a ``SiteHistory`` encoded) as the staged state.
     func stage(_ bytes: [UInt8]) throws(PublishError) {
-        try SitePublisher.writeDurably(path: stagedPath, chunks: [bytes])
+        try DurableFiles.write(path: stagedPath, chunks: [bytes])
     }
 
     /// Moves the staged state into place, once its manifest is.
     func commit() throws(PublishError) {
-        try SitePublisher.rename(stagedPath, to: path)
-        try SitePublisher.syncDirectory(outputDirectory)
+        try DurableFiles.rename(stagedPath, to: path)
+        try DurableFiles.syncDirectory(outputDirectory)
     }
 }

@@ -25,6 +25,6 @@ struct BuildRecord: Codable, Sendable {
         } catch {
             throw PublishError(path: Self.fileName, message: "cannot encode the build record: \(error)")
         }
-        try SitePublisher.replaceAtomically(path: (outputDirectory as NSString).appendingPathComponent(Self.fileName), with: Array(data))
+        try DurableFiles.replaceAtomically(path: (outputDirectory as NSString).appendingPathComponent(Self.fileName), with: Array(data))
     }
 }

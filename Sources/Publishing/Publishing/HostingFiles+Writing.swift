@@ -17,7 +17,7 @@ extension HostingFiles {
             } catch {
                 throw PublishError(path: directory, message: "cannot create the directory: \(error.localizedDescription)")
             }
-            try SitePublisher.replaceAtomically(path: target, with: file.bytes)
+            try DurableFiles.replaceAtomically(path: target, with: file.bytes)
             written.append(file.path)
         }
         return written

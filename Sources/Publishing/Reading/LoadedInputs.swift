@@ -24,7 +24,7 @@ struct LoadedInputs: Sendable {
     /// What is set aside of each document of the store, by slot.
     private let archived: [DocumentSet.Archived]
     /// The exposure candidates ``DocumentSet/Archived/exposure`` refers to.
-    private let candidates: [ExposureScan.Candidate]
+    private let candidates: [SensitiveFields.Candidate]
     /// The documents read, de-duplicated, candidates or not.
     let documentCount: Int
     /// The collections of the documents read, candidates or not, as far as checking the named
@@ -150,10 +150,10 @@ struct LoadedInputs: Sendable {
     /// The fields of `document`, a document of the store set aside at `slot`, that look
     /// sensitive as `policy` publishes it (`names` remembers the judgements of field names).
     func exposureCandidates(
-        of document: Document, at slot: Slot, as policy: FieldPolicy, names: inout ExposureScan.NameJudgements
-    ) throws(PublishError) -> [ExposureScan.Candidate] {
+        of document: Document, at slot: Slot, as policy: FieldPolicy, names: inout SensitiveFields.NameJudgements
+    ) throws(PublishError) -> [SensitiveFields.Candidate] {
         guard policy.rule(forDocument: document.path) == nil else {
-            return ExposureScan.candidates(in: policy.apply(to: try whole(document, at: slot)).fields, names: &names)
+            return SensitiveFields.candidates(in: policy.apply(to: try whole(document, at: slot)).fields, names: &names)
         }
         return setAside(at: slot).exposure.map { candidates[Int($0)] }
     }

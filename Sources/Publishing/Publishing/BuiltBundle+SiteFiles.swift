@@ -1,0 +1,9 @@
+extension BuiltBundle {
+    /// The raw and gzip files, to publish under their content-hashed names.
+    var siteFiles: [SitePublisher.File] {
+        [
+            SitePublisher.File(name: fileName, content: .scratchFile(path: files.rawPath, size: files.byteCount)),
+            SitePublisher.File(name: gzipFileName, content: .scratchFile(path: files.gzipPath, size: files.gzipByteCount)),
+        ]
+    }
+}
