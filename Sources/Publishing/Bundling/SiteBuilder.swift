@@ -159,7 +159,7 @@ public struct SiteBuilder: Sendable {
             resolved, results: Dictionary(selections.flatMap(\.namedQueries).map { ($0.name, $0.results) }, uniquingKeysWith: { first, _ in first }),
             warned: Set(dataWarnings.compactMap(\.query)))
         if config.warnings == .error, !dataWarnings.isEmpty { throw .dataCheck(dataWarnings) }
-        warnings = dataWarnings.map(\.description) + warnings
+        warnings = dataWarnings.map(\.description) + resolved.extensionNotes + warnings
         // The plan takes the selected documents over: of the selections, the bundles need only
         // their queries and field policies.
         let bundleQueries = selections.map { (policy: $0.fieldPolicy, queries: $0.namedQueries) }
@@ -209,7 +209,7 @@ public struct SiteBuilder: Sendable {
                     id: bundle.id, url: "bundles/\(bundle.fileName)", gzipURL: "bundles/\(bundle.gzipFileName)",
                     sha256: bundle.sha256, createTime: bundle.createTime.rfc3339, bytes: bundle.byteCount, gzipBytes: bundle.gzipByteCount,
                     documents: bundle.documentCount, results: bundle.documentCount - bundle.leavers - bundle.missing,
-                    namedQueries: bundle.namedQueries, fanOut: spec.fanOut)
+                    namedQueries: bundle.namedQueries, fanOut: spec.fanOut, extensionSpec: spec.extensionSpec)
             },
             siteTime: siteTime.rfc3339, horizonStart: inputsRead.snapshotTime.advanced(bySeconds: -config.leavers.keep).rfc3339)
         let manifestData = manifest.encoded()
