@@ -63,7 +63,7 @@ struct ExtensionBuildTests {
 
         // Specs in id order, each combination in value order.
         #expect(report.bundles.map(\.id) == ["by-cat.cat.news", "by-cat.cat.sport", "latest"])
-        #expect(report.warnings.contains { $0.contains("bundle spec bundles/by-cat: fileCache only concern") })
+        #expect(report.warnings.contains { $0.contains("bundle spec bundles/by-cat: fileCache concerns only") })
         let specManifest = try readManifest(site: specs.file("site"))
         let plainManifest = try readManifest(site: plain.file("site"))
         #expect(specManifest.bundles.map(\.spec) == ["by-cat", "by-cat", "latest"])
@@ -79,6 +79,22 @@ struct ExtensionBuildTests {
         let news = try readBundle(site: specs.file("site"), url: specManifest.bundles[0].url)
         #expect(news.namedQueries.map(\.name) == ["stories"])
         #expect(news.documents.map(\.metadata.name.path) == [path("stories/s1"), path("stories/s3")])
+    }
+
+    @Test func specBundlesAreAlsoAtTheExtensionsURLs() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        _ = try build(config: try SmallSite.write(into: dir, config: SpecSite.specConfig, data: SpecSite.data))
+        let manifest = try readManifest(site: dir.file("site"))
+        #expect(manifest.bundles.map(\.stableURL) == ["bundles/by-cat/cat/news", "bundles/by-cat/cat/sport", "bundles/latest"])
+        for entry in manifest.bundles {
+            let copy = try Data(contentsOf: URL(fileURLWithPath: dir.file("site/\(entry.stableURL!)")))
+            #expect(copy == (try Data(contentsOf: URL(fileURLWithPath: dir.file("site/\(entry.url)")))))
+        }
+        // clientCache and serverCache become max-age and s-maxage, revalidated.
+        let headers = try String(contentsOfFile: dir.file("site/_headers"), encoding: .utf8)
+        #expect(headers.contains("/bundles/latest\n  ! Cache-Control\n  Cache-Control: public, max-age=300, s-maxage=0, must-revalidate"), "\(headers)")
+        #expect(headers.contains("/bundles/by-cat/*\n  ! Cache-Control\n  Cache-Control: public, max-age=0, s-maxage=0, must-revalidate"), "\(headers)")
     }
 
     @Test func aSpecErrorFailsTheBuildNamingTheSpec() throws {

@@ -58,7 +58,7 @@ extension PipelineConfig {
             }
             if !spec.unusedKeys.isEmpty {
                 config.extensionNotes.append(
-                    "bundle spec \(spec.path): \(spec.unusedKeys.joined(separator: " and ")) only concern the extension's function and are not used (a static bundle is rebuilt by each build)")
+                    "bundle spec \(spec.path): \(spec.unusedKeys.joined(separator: " and ")) \(spec.unusedKeys.count == 1 ? "concerns" : "concern") only the extension's function and \(spec.unusedKeys.count == 1 ? "is" : "are") not used (a static bundle is rebuilt by each build)")
             }
         }
         return config

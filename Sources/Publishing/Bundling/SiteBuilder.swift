@@ -216,7 +216,8 @@ public struct SiteBuilder: Sendable {
         let files = built.flatMap(\.siteFiles)
         // The same header policy, for production hosts. Warnings about the built-in rules are left
         // out: they concern names bundlepress never writes (README, "Deploying").
-        let hosting = HostingFiles(policy: config.headerPolicy, publicDirectory: config.output)
+        let stable = StableBundleURLs(manifest: manifest.bundles)
+        let hosting = HostingFiles(policy: stable.policy(over: config.headerPolicy), publicDirectory: config.output)
         warnings += hosting.warnings.filter { !($0.rule?.hasPrefix("built-in ") ?? false) }.map(\.description)
         let outcome: SitePublisher.Outcome
         if dryRun {
@@ -226,6 +227,7 @@ public struct SiteBuilder: Sendable {
                 try SiteAssets.installMissing(in: outputDirectory)
                 _ = try hosting.write(into: outputDirectory)
                 outcome = try publisher.publish(files: files, manifest: manifestData, history: history) { progress(.checkpoint($0)) }
+                try stable.write(into: outputDirectory)
             } catch {
                 throw .publish(error)
             }
@@ -277,7 +279,7 @@ public struct SiteBuilder: Sendable {
         guard let published = publisher.publishedManifest().published else {
             throw .publish(PublishError(path: outputDirectory, message: "the manifest disappeared while checking it"))
         }
-        let hosting = HostingFiles(policy: config.headerPolicy, publicDirectory: config.output)
+        let hosting = HostingFiles(policy: StableBundleURLs(manifest: published.manifest.bundles).policy(over: config.headerPolicy), publicDirectory: config.output)
         do throws(PublishError) {
             try SiteAssets.installMissing(in: outputDirectory)
             _ = try hosting.write(into: outputDirectory)

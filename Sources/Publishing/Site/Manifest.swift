@@ -57,6 +57,12 @@ public struct Manifest: Codable, Sendable, Equatable {
         /// For a bundle made from a bundle spec: its parameters' values (text, or a list for an
         /// array parameter), as a request to the extension would carry them.
         public var specParameters: [String: SpecParameterValue]?
+        /// For a bundle made from a bundle spec: the copy at the extension's URL, replaced at each
+        /// build (`bundles/<specId>/<param>/<value>…`; ``StableBundleURLs``).
+        public var stableURL: String?
+        /// For a bundle made from a bundle spec: the spec's `clientCache` and `serverCache` (seconds).
+        public var clientCache: Int?
+        public var serverCache: Int?
 
         public init(
             id: String, url: String, gzipURL: String, sha256: String, createTime: String?, bytes: Int, gzipBytes: Int, documents: Int,
@@ -76,12 +82,18 @@ public struct Manifest: Codable, Sendable, Equatable {
             self.parameters = fanOut.map { [$0.placeholder: $0.value] }
             self.spec = extensionSpec?.specID
             self.specParameters = extensionSpec.map(\.parameters)
+            self.stableURL = extensionSpec.flatMap(StableBundleURLs.path)
+            self.clientCache = extensionSpec?.clientCache
+            self.serverCache = extensionSpec?.serverCache
         }
 
         enum CodingKeys: String, CodingKey {
             case id, url, sha256, bytes, documents, results, template, parameters
             case spec
             case specParameters = "spec_parameters"
+            case stableURL = "stable_url"
+            case clientCache = "client_cache"
+            case serverCache = "server_cache"
             case createTime = "create_time"
             case gzipURL = "gzip_url"
             case gzipBytes = "gzip_bytes"
