@@ -9,7 +9,7 @@ extension PipelineConfig {
     static let topLevelKeys = [
         "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
         "retention", "budgets", "leavers", "previous", "fields", "redact", "exposure",
-        "headers", "cors", "warnings",
+        "headers", "cors", "warnings", "extension",
     ]
 
     /// The keys of an `inputs:` item written as a mapping.
@@ -136,12 +136,14 @@ extension PipelineConfig {
         let budgets = try top["budgets"].map(SizeBudget.parse) ?? SizeBudget()
 
         let fieldPolicy = try FieldPolicy.parse(fields: top["fields"], redact: top["redact"])
-        let bundlesNode = try top.required("bundles")
+        let extensionConfig = try top["extension"].map(ExtensionConfig.parse)
+        // With extension: the specs in the inputs make the bundles; bundles: may add others.
+        let bundlesNode = extensionConfig != nil && top["bundles"] == nil ? nil : try top.required("bundles")
         let queryParser = QueryConfigParser(database: database, clients: clients, context: context)
         var bundles: [BundleSpec] = []
         var fanOuts: [FanOut] = []
         var queryOwners: [String: (bundle: String, location: SourceLocation?)] = [:]
-        for bundleNode in try bundlesNode.sequence() {
+        for bundleNode in try bundlesNode?.sequence() ?? [] {
             let (fanOut, entries) = try FanOutTemplate.entries(of: bundleNode, bundleKeys: bundleKeys, store: context.store)
             if let fanOut { fanOuts.append(fanOut) }
             for entry in entries {
@@ -177,12 +179,13 @@ extension PipelineConfig {
                 bundles.append(bundle)
             }
         }
-        if bundles.isEmpty && fanOuts.isEmpty { throw bundlesNode.error("bundles must define at least one bundle") }
+        if let bundlesNode, bundles.isEmpty && fanOuts.isEmpty { throw bundlesNode.error("bundles must define at least one bundle") }
 
         var config = PipelineConfig(
             file: file, baseDirectory: baseDirectory, database: database, snapshotTime: snapshotTime, output: output,
             gzipLevel: gzipLevel, clients: clients, duplicates: duplicates, inputs: inputs, bundles: bundles, source: text)
         config.fanOuts = fanOuts
+        config.extensionConfig = extensionConfig
         config.retention = retention
         config.leavers = leavers
         config.fieldPolicy = fieldPolicy

@@ -49,6 +49,10 @@ public struct PipelineConfig: Sendable {
     public var budgets = SizeBudget()
     /// The response headers the site is served with (`headers:` and `cors:` over the defaults).
     public var headerPolicy: HeaderPolicy = .default
+    /// `extension:`: the firestore-bundle-builder extension's specs to build, read from the inputs.
+    public var extensionConfig: ExtensionConfig?
+    /// What a build should say about the specs it expanded (keys only the extension's function uses).
+    public var extensionNotes: [String] = []
     /// The YAML text, kept to resolve queries again once the snapshot time and the documents
     /// are known (relative times, cursors at a document).
     public internal(set) var source: String
@@ -143,6 +147,8 @@ public struct BundleSpec: Sendable {
     public var fanOut: FanOutBinding?
     /// The fields it publishes: the site's rules with the bundle's own over them.
     public var fieldPolicy = FieldPolicy()
+    /// The extension's bundle spec and parameter values this bundle was made for, if it was.
+    public var extensionSpec: ExtensionBinding?
 
     public init(
         id: String, documents: [ResourcePath], queries: [NamedQuerySpec], location: SourceLocation?, maxBytes: SizeLimit? = nil,

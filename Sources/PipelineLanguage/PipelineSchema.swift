@@ -25,7 +25,7 @@ public enum PipelineSchema {
     static var root: SchemaNode {
         .object(
             "A BundlePress site: which Firestore exports to read, which bundles to build from them, where to publish.",
-            keys: PipelineConfig.topLevelKeys, required: ["project", "inputs", "bundles"],
+            keys: PipelineConfig.topLevelKeys, required: ["project", "inputs"],
             [
                 "project": .string("The Firebase project id of the apps; every document and reference is re-rooted to it."),
                 "database": .string("The database id (default \"(default)\")."),
@@ -60,6 +60,12 @@ public enum PipelineSchema {
                         "headers": .map(.string("The header's value."), "Header name → value."),
                     ]),
                     "Header rules over the built-in cache defaults."),
+                "extension": .object("Build the bundle specs of the firestore-bundle-builder extension, read from the inputs, as static bundles.", keys: ExtensionConfig.keys, [
+                    "collection": .string("The collection of the spec documents (the extension's BUNDLESPEC_COLLECTION; default bundles)."),
+                    "params": .map(
+                        .map(.any("The values to build the spec for: a list (an array parameter's value is a list), or one value."), "Parameter name → values."),
+                        "Spec id → its parameters' values (a required parameter without takes the distinct values of the field it is compared with)."),
+                ]),
                 "cors": .anyOf(
                     [
                         .constant(false, "No CORS headers at all."),

@@ -212,7 +212,12 @@ struct QueryConfigParser {
         let op = try Self.filterOperator(parts[1])
         var value = try parseValue(parts[2])
         if field.isDocumentKey { value = try documentKeyValue(value, node: parts[2], query: query) }
-        // The SDKs send == / != null and NaN as unary filters; the model keeps them that way.
+        return Self.fieldFilter(field, op, value)
+    }
+
+    /// `field op value`. The SDKs send == / != null and NaN as unary filters; the model keeps
+    /// them that way.
+    static func fieldFilter(_ field: FieldPath, _ op: Filter.Operator, _ value: Value) -> Filter {
         switch (op, value) {
         case (.equal, .null): return .unary(field, .isNull)
         case (.notEqual, .null): return .unary(field, .isNotNull)

@@ -47,6 +47,7 @@ import Testing
         ([], [
             "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
             "retention", "budgets", "leavers", "previous", "fields", "redact", "exposure", "warnings", "headers", "cors",
+            "extension",
         ]),
         (["inputs", "[]"], ["path", "format", "hints"]),
         (["inputs", "[]", "hints"], ["doubles", "timestamps", "geopoints", "references", "bytes"]),
@@ -64,6 +65,7 @@ import Testing
         (["exposure"], ["mode"]),
         (["headers", "[]"], ["source", "headers"]),
         (["cors"], ["allow_origin", "paths"]),
+        (["extension"], ["collection", "params"]),
     ]
 
     @Test func theMappingsHaveExactlyTheDocumentedKeys() throws {

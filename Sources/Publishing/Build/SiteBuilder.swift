@@ -159,7 +159,7 @@ public struct SiteBuilder: Sendable {
             resolved, results: Dictionary(selections.flatMap(\.namedQueries).map { ($0.name, $0.results) }, uniquingKeysWith: { first, _ in first }),
             warned: Set(dataWarnings.compactMap(\.query)))
         if config.warnings == .error, !dataWarnings.isEmpty { throw .dataCheck(dataWarnings) }
-        warnings = dataWarnings.map(\.description) + warnings
+        warnings = dataWarnings.map(\.description) + resolved.extensionNotes + warnings
         // The plan takes the selected documents over: of the selections, the bundles need only
         // their queries and field policies.
         let bundleQueries = selections.map { (policy: $0.fieldPolicy, queries: $0.namedQueries) }
@@ -209,14 +209,15 @@ public struct SiteBuilder: Sendable {
                     id: bundle.id, url: "bundles/\(bundle.fileName)", gzipURL: "bundles/\(bundle.gzipFileName)",
                     sha256: bundle.sha256, createTime: bundle.createTime.rfc3339, bytes: bundle.byteCount, gzipBytes: bundle.gzipByteCount,
                     documents: bundle.documentCount, results: bundle.documentCount - bundle.leavers - bundle.missing,
-                    namedQueries: bundle.namedQueries, fanOut: spec.fanOut)
+                    namedQueries: bundle.namedQueries, fanOut: spec.fanOut, extensionSpec: spec.extensionSpec)
             },
             siteTime: siteTime.rfc3339, horizonStart: inputsRead.snapshotTime.advanced(bySeconds: -config.leavers.keep).rfc3339)
         let manifestData = manifest.encoded()
         let files = built.flatMap(\.siteFiles)
         // The same header policy, for production hosts. Warnings about the built-in rules are left
         // out: they concern names bundlepress never writes (README, "Deploying").
-        let hosting = HostingFiles(policy: config.headerPolicy, publicDirectory: config.output)
+        let stable = StableBundleURLs(manifest: manifest.bundles)
+        let hosting = HostingFiles(policy: stable.policy(over: config.headerPolicy), publicDirectory: config.output)
         warnings += hosting.warnings.filter { !($0.rule?.hasPrefix("built-in ") ?? false) }.map(\.description)
         let outcome: SitePublisher.Outcome
         if dryRun {
@@ -226,6 +227,7 @@ public struct SiteBuilder: Sendable {
                 try SiteAssets.installMissing(in: outputDirectory)
                 _ = try hosting.write(into: outputDirectory)
                 outcome = try publisher.publish(files: files, manifest: manifestData, history: history) { progress(.checkpoint($0)) }
+                try stable.write(into: outputDirectory)
             } catch {
                 throw .publish(error)
             }
@@ -277,7 +279,7 @@ public struct SiteBuilder: Sendable {
         guard let published = publisher.publishedManifest().published else {
             throw .publish(PublishError(path: outputDirectory, message: "the manifest disappeared while checking it"))
         }
-        let hosting = HostingFiles(policy: config.headerPolicy, publicDirectory: config.output)
+        let hosting = HostingFiles(policy: StableBundleURLs(manifest: published.manifest.bundles).policy(over: config.headerPolicy), publicDirectory: config.output)
         do throws(PublishError) {
             try SiteAssets.installMissing(in: outputDirectory)
             _ = try hosting.write(into: outputDirectory)

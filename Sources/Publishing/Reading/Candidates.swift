@@ -51,7 +51,11 @@ struct CandidateRules: Sendable {
     /// A `for_each` over listed `values:` makes its bundles before reading: they are judged as
     /// any. One over values in the data makes its queries once they are read: any document in
     /// their scopes is a candidate, and so is every document its values are read from.
+    ///
+    /// The extension's bundle specs are read from the inputs: with `extension:` every document
+    /// is a candidate.
     init?(_ config: PipelineConfig, previous: SiteHistory?) throws(BuildError) {
+        guard config.extensionConfig == nil else { return nil }
         let known: [String: Query]
         do throws(ConfigError) { known = try config.queriesKnownBeforeReading() } catch { throw .config(error) }
         // Under last-wins a later version can take the place of one of a limit query's best.

@@ -168,10 +168,9 @@ struct LoadedInputs: Sendable {
     mutating func resolve(_ config: PipelineConfig) throws(BuildError) -> PipelineConfig {
         // Only a for_each over values in the data makes queries the config's load did not see.
         if config.fanOuts.contains(where: \.dependsOnData) {
-            let missing = try resolving(config, readingCursorDocuments: false).fieldsRead.filter { field in !fields.contains { $0.isPrefix(of: field) } }
-            if !missing.isEmpty { try keep(fields + missing) }
+            try keepAlso(try resolving(config, readingCursorDocuments: false).fieldsRead)
         }
-        let resolved = try resolving(config, readingCursorDocuments: true)
+        let resolved = try expandingExtension(try resolving(config, readingCursorDocuments: true))
         try checkCollectionsExist(resolved)
         return resolved
     }
@@ -187,6 +186,12 @@ struct LoadedInputs: Sendable {
     /// Rebuilds the store with `fields` of every candidate, read from the archive. A field name
     /// with a placeholder takes a `for_each` over values in the data, whose queries' whole scopes
     /// are candidates (``CandidateRules``): every document such a query can return is there.
+    /// Widens the store with those of `needed` it does not hold yet (``keep(_:)``).
+    mutating func keepAlso(_ needed: [FieldPath]) throws(BuildError) {
+        let missing = needed.filter { field in !fields.contains { $0.isPrefix(of: field) } }
+        if !missing.isEmpty { try keep(fields + missing) }
+    }
+
     private mutating func keep(_ fields: [FieldPath]) throws(BuildError) {
         assert(slots.count == store.count, "a document the store holds was not set aside")
         var widened = DocumentStore(database: store.database)

@@ -21,8 +21,9 @@ public enum QueryRunner {
     /// build resolves it (snapshot time, cursors at documents), with the documents as its bundle
     /// publishes them (`fields:`/`redact:` applied).
     public static func run(namedQuery name: String, config: PipelineConfig) throws(BuildError) -> QueryResult {
-        // Names of a for_each over the inputs are known only once the inputs are read.
-        if !config.fanOuts.contains(where: \.dependsOnData), namedQuery(name, in: config) == nil {
+        // Names of a for_each over the inputs, or of the extension's specs, are known only once
+        // the inputs are read.
+        if !config.fanOuts.contains(where: \.dependsOnData), config.extensionConfig == nil, namedQuery(name, in: config) == nil {
             throw unknown(name, in: config)
         }
         // The candidates of the site's named queries, this one among them (no previous state:

@@ -57,10 +57,21 @@ public struct Manifest: Codable, Sendable, Equatable {
         /// For a bundle made by `for_each`: the placeholder and its value (`{"category": "news"}`),
         /// so an app can list the values that have a bundle.
         public var parameters: [String: FanOutValue]?
+        /// For a bundle made from a bundle spec of the extension (`extension:`): the spec id.
+        public var spec: String?
+        /// For a bundle made from a bundle spec: its parameters' values (text, or a list for an
+        /// array parameter), as a request to the extension would carry them.
+        public var specParameters: [String: SpecParameterValue]?
+        /// For a bundle made from a bundle spec: the copy at the extension's URL, replaced at each
+        /// build (`bundles/<specId>/<param>/<value>…`; ``StableBundleURLs``).
+        public var stableURL: String?
+        /// For a bundle made from a bundle spec: the spec's `clientCache` and `serverCache` (seconds).
+        public var clientCache: Int?
+        public var serverCache: Int?
 
         public init(
             id: String, url: String, gzipURL: String, sha256: String, createTime: String?, bytes: Int, gzipBytes: Int, documents: Int,
-            results: Int?, namedQueries: [String], fanOut: FanOutBinding? = nil
+            results: Int?, namedQueries: [String], fanOut: FanOutBinding? = nil, extensionSpec: ExtensionBinding? = nil
         ) {
             self.id = id
             self.url = url
@@ -74,10 +85,20 @@ public struct Manifest: Codable, Sendable, Equatable {
             self.namedQueries = namedQueries
             self.template = fanOut?.template
             self.parameters = fanOut.map { [$0.placeholder: $0.value] }
+            self.spec = extensionSpec?.specID
+            self.specParameters = extensionSpec.map(\.parameters)
+            self.stableURL = extensionSpec.flatMap(StableBundleURLs.path)
+            self.clientCache = extensionSpec?.clientCache
+            self.serverCache = extensionSpec?.serverCache
         }
 
         enum CodingKeys: String, CodingKey {
             case id, url, sha256, bytes, documents, results, template, parameters
+            case spec
+            case specParameters = "spec_parameters"
+            case stableURL = "stable_url"
+            case clientCache = "client_cache"
+            case serverCache = "server_cache"
             case createTime = "create_time"
             case gzipURL = "gzip_url"
             case gzipBytes = "gzip_bytes"

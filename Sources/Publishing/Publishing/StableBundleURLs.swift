@@ -1,0 +1,91 @@
+import Foundation
+import PipelineLanguage
+import SitePolicy
+
+/// The extension's URLs for the bundles of its specs (`extension:`): `bundles/<specId>` for a
+/// spec without parameters, `bundles/<specId>/<param>/<value>…` (parameters in name order, an
+/// array parameter's values joined by commas) otherwise. An app that fetched the extension's
+/// `/bundles/<specId>?param=value` changes only that URL (docs/migrating-from-the-extension.md).
+///
+/// The files are copies of the content-hashed bundles, replaced at each build, so they are
+/// served with revalidation: `max-age` is the spec's `clientCache` and `s-maxage` its
+/// `serverCache` (0 when unset, as the extension's function sends no caching header then), in
+/// every header file. Everything here is read from the manifest, so an up-to-date build renders
+/// the same header rules.
+struct StableBundleURLs {
+    /// One copy: the stable path, relative to the output, and the bundle's published URL.
+    struct Copy: Equatable {
+        var path: String
+        var source: String
+    }
+
+    let copies: [Copy]
+    /// The header rules of the stable paths, one per spec, before the site's own.
+    let rules: [HeaderRule]
+
+    init(manifest: [Manifest.Entry]) {
+        copies = manifest.compactMap { entry in entry.stableURL.map { Copy(path: $0, source: entry.url) } }
+        var seen: Set<String> = []
+        rules = manifest.compactMap { entry -> HeaderRule? in
+            guard let spec = entry.spec, entry.stableURL != nil, seen.insert(spec).inserted else { return nil }
+            let text = entry.specParameters?.isEmpty ?? true ? "/bundles/\(spec)" : "/bundles/\(spec)/**"
+            let value = "public, max-age=\(entry.clientCache ?? 0), s-maxage=\(entry.serverCache ?? 0), must-revalidate"
+            guard let pattern = try? PathPattern(text), let field = try? HeaderField(validatingName: "Cache-Control", value: value) else { return nil }
+            return HeaderRule(pattern: pattern, fields: [field])
+        }
+    }
+
+    /// `policy` with the stable paths' rules first.
+    func policy(over policy: HeaderPolicy) -> HeaderPolicy {
+        HeaderPolicy(rules: rules + policy.rules, cors: policy.cors)
+    }
+
+    /// The stable path of the bundle made for `binding`; nil when a value cannot be a path
+    /// segment (empty, `.`/`..`, starting with `.` (hidden), holding `/`) or the spec id could
+    /// be taken for a file the site has (`manifest.json`, `….bundle`, `….gz`).
+    static func path(for binding: ExtensionBinding) -> String? {
+        let id = binding.specID
+        guard id != "manifest.json", !id.hasSuffix(".bundle"), !id.hasSuffix(".gz") else { return nil }
+        var segments = ["bundles", id]
+        for name in binding.parameters.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            let value = binding.parameters[name]!.texts.joined(separator: ",")
+            for segment in [name, value] {
+                guard !segment.isEmpty, !segment.hasPrefix("."), !segment.contains("/") else { return nil }
+            }
+            segments += [name, value]
+        }
+        return segments.joined(separator: "/")
+    }
+
+    /// Puts each copy in place (written beside it, then renamed over it), and removes the files
+    /// under a spec's stable folder that no bundle of this build has.
+    func write(into outputDirectory: String) throws(PublishError) {
+        let files = FileManager.default
+        for copy in copies {
+            let target = (outputDirectory as NSString).appendingPathComponent(copy.path)
+            let staged = ((target as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).tmp")
+            do {
+                try files.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try? files.removeItem(atPath: staged)
+                try files.copyItem(atPath: (outputDirectory as NSString).appendingPathComponent(copy.source), toPath: staged)
+                guard rename(staged, target) == 0 else { throw PublishError(path: target, message: String(cString: strerror(errno))) }
+            } catch let error as PublishError {
+                throw error
+            } catch {
+                throw PublishError(path: target, message: "cannot write the stable copy of \(copy.source): \(error.localizedDescription)")
+            }
+        }
+        let kept = Set(copies.map(\.path))
+        let folders = Set(copies.map { ($0.path as NSString).pathComponents.prefix(2).joined(separator: "/") })
+        for folder in folders where !kept.contains(folder) {
+            let root = (outputDirectory as NSString).appendingPathComponent(folder)
+            for relative in (files.enumerator(atPath: root)?.allObjects as? [String]) ?? [] {
+                let path = "\(folder)/\(relative)"
+                var isDirectory: ObjCBool = false
+                if files.fileExists(atPath: (outputDirectory as NSString).appendingPathComponent(path), isDirectory: &isDirectory), !isDirectory.boolValue, !kept.contains(path) {
+                    try? files.removeItem(atPath: (outputDirectory as NSString).appendingPathComponent(path))
+                }
+            }
+        }
+    }
+}

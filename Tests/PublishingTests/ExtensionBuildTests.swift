@@ -1,0 +1,117 @@
+import FirestoreModel
+import Foundation
+import Testing
+@testable import PipelineLanguage
+@testable import Publishing
+
+/// Stories, and two bundle specs of the extension in `bundles`.
+private enum SpecSite {
+    static func map(_ pairs: KeyValuePairs<String, String>) -> String { "{\"mapValue\":{\"fields\":\(NDJSON.fields(pairs))}}" }
+    static func array(_ items: String...) -> String { "{\"arrayValue\":{\"values\":[\(items.joined(separator: ","))]}}" }
+
+    static let data = NDJSON.file(
+        NDJSON.document("stories/s1", NDJSON.fields(["cat": NDJSON.string("news"), "year": NDJSON.int(2024)])),
+        NDJSON.document("stories/s2", NDJSON.fields(["cat": NDJSON.string("sport"), "year": NDJSON.int(2023)])),
+        NDJSON.document("stories/s3", NDJSON.fields(["cat": NDJSON.string("news"), "year": NDJSON.int(2022)])),
+        NDJSON.document("stories/s4", NDJSON.fields(["year": NDJSON.int(2021)])),
+        NDJSON.document("bundles/latest", NDJSON.fields([
+            "queries": map(["latest": map([
+                "collection": NDJSON.string("stories"),
+                "conditions": array(map(["orderBy": array(NDJSON.string("year"), NDJSON.string("desc"))]), map(["limit": NDJSON.int(2)])),
+            ])]),
+            "clientCache": NDJSON.string("300"),
+        ])),
+        NDJSON.document("bundles/by-cat", NDJSON.fields([
+            "params": map(["cat": map(["required": NDJSON.bool(true)])]),
+            "queries": map(["stories": map([
+                "collection": NDJSON.string("stories"),
+                "conditions": array(map(["where": array(NDJSON.string("cat"), NDJSON.string("=="), NDJSON.string("$cat"))])),
+            ])]),
+            "fileCache": NDJSON.int(60),
+        ]))
+    )
+
+    static let specConfig = "project: demo\ninputs: [data.ndjson]\nextension: {collection: bundles}\n"
+
+    /// The same queries written as plain config.
+    static let plainConfig = """
+        project: demo
+        inputs: [data.ndjson]
+        bundles:
+          - id: latest
+            queries:
+              latest: {collection: stories, order_by: [[year, desc]], limit: 2}
+          - id: news
+            queries:
+              stories-news: {collection: stories, where: [[cat, ==, news]]}
+          - id: sport
+            queries:
+              stories-sport: {collection: stories, where: [[cat, ==, sport]]}
+
+        """
+}
+
+@Suite("the extension's bundle specs")
+struct ExtensionBuildTests {
+    @Test func specBundlesHoldWhatThePlainConfigHolds() throws {
+        let specs = try TemporaryDirectory()
+        defer { specs.remove() }
+        let plain = try TemporaryDirectory()
+        defer { plain.remove() }
+        let report = try build(config: try SmallSite.write(into: specs, config: SpecSite.specConfig, data: SpecSite.data))
+        _ = try build(config: try SmallSite.write(into: plain, config: SpecSite.plainConfig, data: SpecSite.data))
+
+        // Specs in id order, each combination in value order.
+        #expect(report.bundles.map(\.id) == ["by-cat.cat.news", "by-cat.cat.sport", "latest"])
+        #expect(report.warnings.contains { $0.contains("bundle spec bundles/by-cat: fileCache concerns only") })
+        let specManifest = try readManifest(site: specs.file("site"))
+        let plainManifest = try readManifest(site: plain.file("site"))
+        #expect(specManifest.bundles.map(\.spec) == ["by-cat", "by-cat", "latest"])
+        #expect(specManifest.bundles.map(\.specParameters) == [["cat": .text("news")], ["cat": .text("sport")], [:]])
+
+        for (specIndex, plainIndex) in [(0, 1), (1, 2), (2, 0)] {
+            let specBundle = try readBundle(site: specs.file("site"), url: specManifest.bundles[specIndex].url)
+            let plainBundle = try readBundle(site: plain.file("site"), url: plainManifest.bundles[plainIndex].url)
+            #expect(specBundle.documents.map(\.metadata.name.path) == plainBundle.documents.map(\.metadata.name.path))
+            #expect(specBundle.namedQueries.map(\.bundledQuery.bytes) == plainBundle.namedQueries.map(\.bundledQuery.bytes))
+        }
+        // The named query keeps the spec's name in each bundle; spec documents are not data.
+        let news = try readBundle(site: specs.file("site"), url: specManifest.bundles[0].url)
+        #expect(news.namedQueries.map(\.name) == ["stories"])
+        #expect(news.documents.map(\.metadata.name.path) == [path("stories/s1"), path("stories/s3")])
+    }
+
+    @Test func specBundlesAreAlsoAtTheExtensionsURLs() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        _ = try build(config: try SmallSite.write(into: dir, config: SpecSite.specConfig, data: SpecSite.data))
+        let manifest = try readManifest(site: dir.file("site"))
+        #expect(manifest.bundles.map(\.stableURL) == ["bundles/by-cat/cat/news", "bundles/by-cat/cat/sport", "bundles/latest"])
+        for entry in manifest.bundles {
+            let copy = try Data(contentsOf: URL(fileURLWithPath: dir.file("site/\(entry.stableURL!)")))
+            #expect(copy == (try Data(contentsOf: URL(fileURLWithPath: dir.file("site/\(entry.url)")))))
+        }
+        // clientCache and serverCache become max-age and s-maxage, revalidated.
+        let headers = try String(contentsOfFile: dir.file("site/_headers"), encoding: .utf8)
+        #expect(headers.contains("/bundles/latest\n  ! Cache-Control\n  Cache-Control: public, max-age=300, s-maxage=0, must-revalidate"), "\(headers)")
+        #expect(headers.contains("/bundles/by-cat/*\n  ! Cache-Control\n  Cache-Control: public, max-age=0, s-maxage=0, must-revalidate"), "\(headers)")
+    }
+
+    @Test func aSpecErrorFailsTheBuildNamingTheSpec() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let data = NDJSON.file(
+            NDJSON.document("stories/s1", NDJSON.fields(["cat": NDJSON.string("news")])),
+            NDJSON.document("bundles/bad", NDJSON.fields([
+                "queries": SpecSite.map(["q": SpecSite.map([
+                    "collection": NDJSON.string("stories"),
+                    "conditions": SpecSite.array(SpecSite.map(["where": SpecSite.array(NDJSON.string("cat"), NDJSON.string("eq"), NDJSON.string("x"))])),
+                ])]),
+            ])))
+        guard case .config(let error)? = buildError(config: try SmallSite.write(into: dir, config: SpecSite.specConfig, data: data)) else {
+            Issue.record("expected a config error")
+            return
+        }
+        #expect(error.message.hasPrefix("bundle spec bundles/bad, queries.q.conditions[0] {where: [\"cat\", \"eq\", \"x\"]}: unknown operator \"eq\""))
+    }
+}
