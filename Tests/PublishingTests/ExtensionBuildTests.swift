@@ -53,6 +53,17 @@ private enum SpecSite {
 
 @Suite("the extension's bundle specs")
 struct ExtensionBuildTests {
+    /// A spec's query name repeats across its combinations: each combination's query is judged
+    /// by its own results when the build warns of queries with no result.
+    @Test func aCombinationWithNoResultIsWarnedOfAlone() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let config = "project: demo\ninputs: [data.ndjson]\nextension: {collection: bundles, params: {by-cat: {cat: [news, weather]}}}\n"
+        let report = try build(config: try SmallSite.write(into: directory, config: config, data: SpecSite.data))
+        #expect(report.bundles.map(\.id) == ["by-cat.cat.news", "by-cat.cat.weather", "latest"])
+        #expect(report.dataWarnings.map { "\($0.kind.rawValue) \($0.bundle) \($0.query ?? "")" } == ["no-results by-cat.cat.weather stories"])
+    }
+
     @Test func specBundlesHoldWhatThePlainConfigHolds() throws {
         let specs = try TemporaryDirectory()
         defer { specs.remove() }

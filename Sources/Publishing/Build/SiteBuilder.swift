@@ -156,8 +156,9 @@ public struct SiteBuilder: Sendable {
         progress(.planning)
         let selections = try BundleSelection.select(resolved.bundles, store: inputs.store)
         dataWarnings += DataCheck.emptyQueries(
-            resolved, results: Dictionary(selections.flatMap(\.namedQueries).map { ($0.name, $0.results) }, uniquingKeysWith: { first, _ in first }),
-            warned: Set(dataWarnings.compactMap(\.query)))
+            resolved,
+            results: Dictionary(selections.map { ($0.id, Dictionary($0.namedQueries.map { ($0.name, $0.results) }, uniquingKeysWith: { first, _ in first })) }, uniquingKeysWith: { first, _ in first }),
+            earlier: dataWarnings)
         if config.warnings == .error, !dataWarnings.isEmpty { throw .dataCheck(dataWarnings) }
         warnings = dataWarnings.map(\.description) + resolved.extensionNotes + warnings
         // The plan takes the selected documents over: of the selections, the bundles need only

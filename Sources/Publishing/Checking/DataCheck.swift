@@ -36,11 +36,14 @@ enum DataCheck {
         return warnings
     }
 
-    /// A warning for each named query of `selections`' bundles that returns no document.
-    static func emptyQueries(_ config: PipelineConfig, results: [String: Int], warned: Set<String>) -> [DataWarning] {
-        config.bundles.flatMap { bundle in
+    /// A warning for each named query that returns no document, but for those `earlier` warned
+    /// of already. `results`: per bundle id, the result count of each of its named queries (a
+    /// name may repeat across bundles, as a bundle spec's do across its combinations).
+    static func emptyQueries(_ config: PipelineConfig, results: [String: [String: Int]], earlier: [DataWarning]) -> [DataWarning] {
+        let warned = Dictionary(grouping: earlier.filter { $0.query != nil }, by: \.bundle).mapValues { Set($0.compactMap(\.query)) }
+        return config.bundles.flatMap { bundle in
             bundle.queries.compactMap { named -> DataWarning? in
-                guard results[named.name] == 0, !warned.contains(named.name) else { return nil }
+                guard results[bundle.id]?[named.name] == 0, warned[bundle.id]?.contains(named.name) != true else { return nil }
                 return DataWarning(
                     kind: .noResults, bundle: bundle.id, query: named.name, field: nil, location: named.location.map(String.init(describing:)),
                     suggestions: [], message: "bundle \"\(bundle.id)\", query \"\(named.name)\" returns no document")
