@@ -143,6 +143,9 @@ public struct BundleSpec: Sendable {
     public var fanOut: FanOutBinding?
     /// The fields it publishes: the site's rules with the bundle's own over them.
     public var fieldPolicy = FieldPolicy()
+    /// Whether its named queries and listed documents get server-rendering snapshots (the
+    /// bundle's `snapshots:` and the site's, both true unless set to false).
+    public var snapshots = true
 
     public init(
         id: String, documents: [ResourcePath], queries: [NamedQuerySpec], location: SourceLocation?, maxBytes: SizeLimit? = nil,

@@ -19,6 +19,9 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var bundles: [Entry]
     /// Named query → where to find it.
     public var namedQueries: [String: QueryLocation]
+    /// Document listed by a bundle's `documents:` (its path) → where to find it, for every
+    /// listed document that exists in a bundle with snapshots on; absent when there is none.
+    public var documents: [String: DocumentLocation]?
     /// The site time (RFC 3339): the `createTime` of the newest bundle change published. An app
     /// remembers the site time it last loaded (bundlepress.js keeps it in localStorage).
     public var siteTime: String?
@@ -83,15 +86,33 @@ public struct Manifest: Codable, Sendable, Equatable {
     public struct QueryLocation: Codable, Sendable, Equatable {
         public var bundle: String
         public var url: String
+        /// Its server-rendering snapshot (`bundles/snapshots/<name>.<hash16>.json`), relative to
+        /// the site root like ``url``; absent when snapshots are off.
+        public var snapshot: String?
 
-        public init(bundle: String, url: String) {
+        public init(bundle: String, url: String, snapshot: String? = nil) {
             self.bundle = bundle
             self.url = url
+            self.snapshot = snapshot
+        }
+    }
+
+    /// Where a listed document is: the bundle that lists it and its snapshot.
+    public struct DocumentLocation: Codable, Sendable, Equatable {
+        public var bundle: String
+        public var url: String
+        /// Its server-rendering snapshot, relative to the site root like ``url``.
+        public var snapshot: String
+
+        public init(bundle: String, url: String, snapshot: String) {
+            self.bundle = bundle
+            self.url = url
+            self.snapshot = snapshot
         }
     }
 
     enum CodingKeys: String, CodingKey {
-        case project, database, bundles, clients
+        case project, database, bundles, clients, documents
         case schemaVersion = "schema_version"
         case snapshotTime = "snapshot_time"
         case namedQueries = "named_queries"
