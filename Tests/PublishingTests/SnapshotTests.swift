@@ -23,14 +23,20 @@ private func snapshotFiles(_ dir: TemporaryDirectory) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: dir.file("site/bundles/snapshots"))) ?? []).sorted()
 }
 
+/// A new temporary directory holding the small site of `config`, built once.
+private func builtSmallSite(_ config: String = SmallSite.config, _ label: String = #function) throws -> (dir: TemporaryDirectory, config: String) {
+    let dir = try TemporaryDirectory(label)
+    let path = try SmallSite.write(into: dir, config: config)
+    try build(config: path)
+    return (dir, path)
+}
+
 @Suite("Server-rendering snapshots")
 struct SnapshotTests {
     @Test func everyNamedQueryHasASnapshotOfItsResultsOnly() throws {
-        let dir = try TemporaryDirectory()
+        let (dir, config) = try builtSmallSite()
         defer { dir.remove() }
         // c/b leaves `top` in the second build: its bundle carries it as a leaver, the snapshot not.
-        let config = try SmallSite.write(into: dir)
-        try build(config: config)
         try SmallSite.write(into: dir, data: SmallSite.data.replacingOccurrences(of: "\"n\":{\"integerValue\":\"2\"}", with: "\"n\":{\"integerValue\":\"0\"}"))
         try build(config: config)
         let site = dir.file("site")
@@ -59,9 +65,8 @@ struct SnapshotTests {
     }
 
     @Test func listedDocumentsHaveDocumentSnapshots() throws {
-        let dir = try TemporaryDirectory()
+        let (dir, _) = try builtSmallSite()
         defer { dir.remove() }
-        try build(config: try SmallSite.write(into: dir))
         let site = dir.file("site")
         let manifest = try readManifest(site: site)
         let documents = try #require(manifest.documents)
@@ -69,7 +74,7 @@ struct SnapshotTests {
         let location = try #require(documents["site/settings"])
         #expect(location.bundle == "front")
         #expect(location.url == manifest.bundles.first { $0.id == "front" }?.url)
-        let fields = try snapshotFields(site: site, url: location.snapshot)
+        let fields = try snapshotFields(site: site, url: try #require(location.snapshot))
         #expect(fields["type"] == "firestore/documentSnapshot/1.0")
         #expect(fields["bundleSource"] == "DocumentSnapshot")
         #expect(fields["bundleName"] == "site/settings")
@@ -83,10 +88,8 @@ struct SnapshotTests {
     }
 
     @Test func anUnchangedBuildKeepsItsSnapshotsByteForByte() throws {
-        let dir = try TemporaryDirectory()
+        let (dir, config) = try builtSmallSite()
         defer { dir.remove() }
-        let config = try SmallSite.write(into: dir)
-        try build(config: config)
         let before = try TemporaryDirectory(existing: dir.file("site/bundles/snapshots")).snapshot()
         #expect(before.count == 4)
         let rebuilt = try SiteBuilder(config: try PipelineConfig.load(file: config)).build(evenIfUpToDate: true)
@@ -95,10 +98,8 @@ struct SnapshotTests {
     }
 
     @Test func snapshotsCanBeTurnedOffForTheSiteOrABundle() throws {
-        let dir = try TemporaryDirectory()
+        let (dir, config) = try builtSmallSite(SmallSite.config + "snapshots: false\n")
         defer { dir.remove() }
-        let config = try SmallSite.write(into: dir, config: SmallSite.config + "snapshots: false\n")
-        try build(config: config)
         var manifest = try readManifest(site: dir.file("site"))
         #expect(manifest.namedQueries.values.allSatisfy { $0.snapshot == nil })
         #expect(manifest.documents == nil)
@@ -117,9 +118,8 @@ struct SnapshotTests {
     }
 
     @Test func verifyChecksEverySnapshot() throws {
-        let dir = try TemporaryDirectory()
+        let (dir, _) = try builtSmallSite()
         defer { dir.remove() }
-        try build(config: try SmallSite.write(into: dir))
         let site = dir.file("site")
         #expect(SiteVerifier(siteDirectory: site).verify().isValid)
         let manifest = try readManifest(site: site)
@@ -142,11 +142,9 @@ struct SnapshotTests {
     }
 
     @Test func retentionLetsOldSnapshotsGo() throws {
-        let dir = try TemporaryDirectory()
-        defer { dir.remove() }
         let text = SmallSite.config + "retention: {builds: 0, min_age: 0s}\n"
-        let config = try SmallSite.write(into: dir, config: text)
-        try build(config: config)
+        let (dir, config) = try builtSmallSite(text)
+        defer { dir.remove() }
         let first = Set(snapshotFiles(dir))
         try SmallSite.write(into: dir, config: text, data: SmallSite.data.replacingOccurrences(of: "\"Demo\"", with: "\"Demo 2\""))
         try build(config: config)
@@ -158,9 +156,8 @@ struct SnapshotTests {
     }
 
     @Test func aSnapshotOverItsBudgetFailsTheBuild() throws {
-        let dir = try TemporaryDirectory()
+        let (dir, _) = try builtSmallSite()
         defer { dir.remove() }
-        try build(config: try SmallSite.write(into: dir))
         let url = try #require(try readManifest(site: dir.file("site")).namedQueries["all"]?.snapshot)
         let size = try #require(FileStamp(path: dir.file("site/\(url)"))?.size)
         // A budget one byte under the snapshot of `all`; the bundles have none.

@@ -13,7 +13,7 @@ extension Manifest {
                 documents = documents ?? [:]
                 // A document several bundles list keeps the first bundle's snapshot.
                 if documents?[path.description] == nil {
-                    documents?[path.description] = DocumentLocation(bundle: bundle, url: entry.url, snapshot: url)
+                    documents?[path.description] = QueryLocation(bundle: bundle, url: entry.url, snapshot: url)
                 }
             }
         }
@@ -21,7 +21,7 @@ extension Manifest {
 
     /// Every snapshot the manifest names, relative to `bundles/` (`snapshots/<file>`).
     var snapshotNames: [String] {
-        let urls = namedQueries.values.compactMap(\.snapshot) + (documents ?? [:]).values.map(\.snapshot)
+        let urls = (Array(namedQueries.values) + (documents ?? [:]).values).compactMap(\.snapshot)
         return urls.map { $0.hasPrefix("bundles/") ? String($0.dropFirst("bundles/".count)) : $0 }
     }
 }

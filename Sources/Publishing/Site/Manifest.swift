@@ -21,7 +21,8 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var namedQueries: [String: QueryLocation]
     /// Document listed by a bundle's `documents:` (its path) → where to find it, for every
     /// listed document that exists in a bundle with snapshots on; absent when there is none.
-    public var documents: [String: DocumentLocation]?
+    /// Each has its ``QueryLocation/snapshot``.
+    public var documents: [String: QueryLocation]?
     /// The site time (RFC 3339): the `createTime` of the newest bundle change published. An app
     /// remembers the site time it last loaded (bundlepress.js keeps it in localStorage).
     public var siteTime: String?
@@ -87,24 +88,11 @@ public struct Manifest: Codable, Sendable, Equatable {
         public var bundle: String
         public var url: String
         /// Its server-rendering snapshot (`bundles/snapshots/<name>.<hash16>.json`), relative to
-        /// the site root like ``url``; absent when snapshots are off.
+        /// the site root like ``url``; absent when snapshots are off. (A listed document's
+        /// location in ``Manifest/documents`` is the same, with its snapshot.)
         public var snapshot: String?
 
         public init(bundle: String, url: String, snapshot: String? = nil) {
-            self.bundle = bundle
-            self.url = url
-            self.snapshot = snapshot
-        }
-    }
-
-    /// Where a listed document is: the bundle that lists it and its snapshot.
-    public struct DocumentLocation: Codable, Sendable, Equatable {
-        public var bundle: String
-        public var url: String
-        /// Its server-rendering snapshot, relative to the site root like ``url``.
-        public var snapshot: String
-
-        public init(bundle: String, url: String, snapshot: String) {
             self.bundle = bundle
             self.url = url
             self.snapshot = snapshot

@@ -29,11 +29,11 @@ struct SnapshotCheck {
                 .map { SiteVerifier.Problem(bundle: location.bundle, message: "snapshot of named query \"\(name)\": \($0)") }
         }
         for (documentPath, location) in (manifest.documents ?? [:]).sorted(by: { $0.key < $1.key }) {
-            guard let path = try? ResourcePath(parsing: documentPath), path.isDocument else {
-                problems.append(SiteVerifier.Problem(bundle: nil, message: "documents names \"\(documentPath)\", which is not a document path"))
+            guard let path = try? ResourcePath(parsing: documentPath), path.isDocument, let url = location.snapshot else {
+                problems.append(SiteVerifier.Problem(bundle: nil, message: "documents.\(documentPath) is not a document path with a snapshot"))
                 continue
             }
-            problems += check(location.snapshot, source: .document(path), siteTime: siteTime, bundle: bundles[location.bundle])
+            problems += check(url, source: .document(path), siteTime: siteTime, bundle: bundles[location.bundle])
                 .map { SiteVerifier.Problem(bundle: location.bundle, message: "snapshot of document \(documentPath): \($0)") }
         }
         return problems
