@@ -11,6 +11,9 @@
 //   const query = await loadNamedQuery(getFirestore(app), {
 //     manifestUrl: 'https://example.com/bundles/manifest.json', name: 'latest-stories', loadBundle, namedQuery });
 //   const snapshot = await getDocsFromCache(query);
+//
+// For server rendering, `fetchSnapshot` returns the JSON of a named query's (or a listed
+// document's) snapshot, which `querySnapshotFromJSON` / `onSnapshotResume` take.
 
 /** The manifest schema this module reads (`schema_version`). */
 export const MANIFEST_SCHEMA_VERSION = 1;
@@ -18,6 +21,7 @@ export const MANIFEST_SCHEMA_VERSION = 1;
 /**
  * A failure of this module, with a `code` to branch on and a message to show:
  * `invalid-options`, `manifest-unavailable`, `manifest-invalid`, `unknown-named-query`,
+ * `unknown-document`, `snapshot-unavailable`, `snapshot-invalid`,
  * `bundle-unavailable`, `bundle-load-failed`, `named-query-missing` or `cache-reset` (the app's
  * cache was older than the site's horizon and was cleared: open Firestore again, or reload the page). `url` is the manifest or
  * bundle concerned; `cause` the underlying error, if any.
@@ -310,4 +314,62 @@ export async function preloadBundles(firestore, options) {
   );
   rememberSiteTime(manifest, url, options);
   return loaded;
+}
+
+/**
+ * Fetches the server-rendering snapshot of a named query (`name`) or of a document a bundle
+ * lists (`document`, its path): the JSON that `querySnapshotFromJSON(db, json)` /
+ * `documentSnapshotFromJSON(db, json)` turn into a snapshot at build time, and that a page
+ * hydrates from (`onSnapshotResume(db, json, observer)` for a live app). Runs in node (a site
+ * generator's data file) as in a browser; imports nothing.
+ * @param {object} options
+ * @param {string|URL} options.manifestUrl the site's `bundles/manifest.json`
+ * @param {string} [options.name] the named query
+ * @param {string} [options.document] or a listed document's path, e.g. `site/settings`
+ * @param {typeof fetch} [options.fetch] defaults to the global fetch
+ * @returns {Promise<{type: string, bundleSource: string, bundleName: string, bundle: string}>}
+ * @throws {BundlePressError} `unknown-named-query` or `unknown-document` when the manifest does
+ *   not list it; `snapshot-unavailable` when the site has no snapshot of it (`snapshots: false`)
+ *   or it cannot be fetched; `snapshot-invalid` when it is not a snapshot's JSON;
+ *   `manifest-unavailable`, `manifest-invalid`, `invalid-options`
+ */
+export async function fetchSnapshot(options) {
+  const { name, document, fetch = globalThis.fetch } = options ?? {};
+  if ((name === undefined) === (document === undefined)) {
+    throw new BundlePressError('invalid-options', 'Pass either name (a named query) or document (a listed document\'s path) to fetchSnapshot.');
+  }
+  const { manifest, url } = await readManifest(options.manifestUrl, { fetch });
+  const [kind, table, key] = name !== undefined ? ['named query', manifest.named_queries, name] : ['document', manifest.documents ?? {}, document];
+  const location = Object.hasOwn(table, key) ? table[key] : undefined;
+  if (location === undefined) {
+    throw new BundlePressError(
+      name !== undefined ? 'unknown-named-query' : 'unknown-document',
+      `The manifest ${url} has no ${kind} ${JSON.stringify(key)}; it has: ${Object.keys(table).sort().join(', ') || 'none'}.`,
+      { url },
+    );
+  }
+  if (typeof location.snapshot !== 'string') {
+    throw new BundlePressError('snapshot-unavailable', `The site ${url} has no snapshot of the ${kind} ${JSON.stringify(key)} (snapshots: false in its pipeline.yml?).`, { url });
+  }
+  const snapshotUrl = siteUrl(url, location.snapshot);
+  let response;
+  try {
+    response = await fetch(snapshotUrl);
+  } catch (error) {
+    throw new BundlePressError('snapshot-unavailable', `Could not fetch the snapshot ${snapshotUrl}: ${errorText(error)}`, { url: snapshotUrl, cause: error });
+  }
+  if (!response.ok) {
+    throw new BundlePressError('snapshot-unavailable', `Could not fetch the snapshot ${snapshotUrl}: HTTP ${response.status}`, { url: snapshotUrl });
+  }
+  let json;
+  try {
+    json = JSON.parse(await response.text());
+  } catch (error) {
+    throw new BundlePressError('snapshot-invalid', `The snapshot ${snapshotUrl} is not JSON: ${error.message}`, { url: snapshotUrl, cause: error });
+  }
+  const source = name !== undefined ? 'QuerySnapshot' : 'DocumentSnapshot';
+  if (json === null || typeof json !== 'object' || json.bundleSource !== source || json.bundleName !== key || typeof json.bundle !== 'string') {
+    throw new BundlePressError('snapshot-invalid', `The snapshot ${snapshotUrl} is not the ${source} of ${JSON.stringify(key)}.`, { url: snapshotUrl });
+  }
+  return json;
 }

@@ -9,14 +9,14 @@ extension PipelineConfig {
     static let topLevelKeys = [
         "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
         "retention", "budgets", "leavers", "previous", "fields", "redact", "exposure",
-        "headers", "cors", "warnings", "extension",
+        "headers", "cors", "warnings", "extension", "snapshots",
     ]
 
     /// The keys of an `inputs:` item written as a mapping.
     static let inputKeys = ["path", "format", "hints"]
 
     /// The keys of a `bundles:` item.
-    static let bundleKeys = ["id", "documents", "queries", "max_bundle_bytes", "for_each", "fields", "redact"]
+    static let bundleKeys = ["id", "documents", "queries", "max_bundle_bytes", "for_each", "fields", "redact", "snapshots"]
 
     /// Reads and validates `pipeline.yml`. Every problem is a ``ConfigError`` naming the line.
     public static func load(file: String) throws(ConfigError) -> PipelineConfig {
@@ -136,6 +136,7 @@ extension PipelineConfig {
         let budgets = try top["budgets"].map(SizeBudget.parse) ?? SizeBudget()
 
         let fieldPolicy = try FieldPolicy.parse(fields: top["fields"], redact: top["redact"])
+        let snapshots = try top["snapshots"]?.bool() ?? true
         let extensionConfig = try top["extension"].map(ExtensionConfig.parse)
         // With extension: the specs in the inputs make the bundles; bundles: may add others.
         let bundlesNode = extensionConfig != nil && top["bundles"] == nil ? nil : try top.required("bundles")
@@ -147,7 +148,8 @@ extension PipelineConfig {
             let (fanOut, entries) = try FanOutTemplate.entries(of: bundleNode, bundleKeys: bundleKeys, store: context.store)
             if let fanOut { fanOuts.append(fanOut) }
             for entry in entries {
-                let bundle = try parseBundle(entry.node, binding: entry.binding, queryParser: queryParser, sitePolicy: fieldPolicy)
+                var bundle = try parseBundle(entry.node, binding: entry.binding, queryParser: queryParser, sitePolicy: fieldPolicy)
+                bundle.snapshots = bundle.snapshots && snapshots
                 if fanOut != nil {
                     fanOuts[fanOuts.count - 1].fieldPolicy = bundle.fieldPolicy
                     fanOuts[fanOuts.count - 1].fieldsRead = bundle.queries.flatMap(\.query.fieldsRead)
@@ -189,6 +191,7 @@ extension PipelineConfig {
         config.retention = retention
         config.leavers = leavers
         config.fieldPolicy = fieldPolicy
+        config.snapshots = snapshots
         config.exposure = exposure
         config.warnings = warnings
         config.previous = previous
@@ -272,6 +275,7 @@ extension PipelineConfig {
         let maxBytes = try entry["max_bundle_bytes"].map(SizeLimit.parse)
         var bundle = BundleSpec(id: id, documents: documents, queries: queries, location: node.location, maxBytes: maxBytes, fanOut: binding)
         bundle.fieldPolicy = sitePolicy.overridden(by: try FieldPolicy.parse(fields: entry["fields"], redact: entry["redact"]))
+        bundle.snapshots = try entry["snapshots"]?.bool() ?? true
         for query in queries { try bundle.fieldPolicy.check(query, bundle: id) }
         return bundle
     }

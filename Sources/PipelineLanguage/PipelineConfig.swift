@@ -40,6 +40,9 @@ public struct PipelineConfig: Sendable {
     public var fieldPolicy = FieldPolicy()
     /// What a sensitive-looking published field does (`exposure:`).
     public var exposure = ExposurePolicy.default
+    /// Whether bundles get server-rendering snapshots unless they say otherwise (`snapshots:`):
+    /// each bundle's ``BundleSpec/snapshots`` starts from it, as those the extension's specs make.
+    public var snapshots = true
     /// What the build does when the config does not fit the data (`warnings:`): a field no
     /// document has, a value of a type the field never holds, a query with no result.
     public var warnings = WarningMode.warn
@@ -149,6 +152,9 @@ public struct BundleSpec: Sendable {
     public var fieldPolicy = FieldPolicy()
     /// The extension's bundle spec and parameter values this bundle was made for, if it was.
     public var extensionSpec: ExtensionBinding?
+    /// Whether its named queries and listed documents get server-rendering snapshots (the
+    /// bundle's `snapshots:` and the site's, both true unless set to false).
+    public var snapshots = true
 
     public init(
         id: String, documents: [ResourcePath], queries: [NamedQuerySpec], location: SourceLocation?, maxBytes: SizeLimit? = nil,

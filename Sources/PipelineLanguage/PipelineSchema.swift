@@ -42,7 +42,8 @@ public enum PipelineSchema {
                 ]),
                 "budgets": .object("Bundle size limits.", keys: SizeBudget.keys, [
                     "max_bundle_bytes": sizeLimit,
-                    "mode": .enumeration("What a bundle over its budget does (default fail).", SizeBudget.Mode.allCases.map(\.rawValue)),
+                    "max_snapshot_bytes": .anyOf([.integer("Bytes."), .string("A size: 5MB, 512KiB, 1.5 MB.")], "The largest server-rendering snapshot file (bundles/snapshots/); default: no limit."),
+                    "mode": .enumeration("What a bundle or snapshot over its budget does (default fail).", SizeBudget.Mode.allCases.map(\.rawValue)),
                 ]),
                 "leavers": .object("How long bundles carry changed documents that left them, and deleted ones, for returning clients.", keys: LeaverPolicy.keys, [
                     "keep": .string("The horizon (e.g. 30d, the default)."),
@@ -50,6 +51,7 @@ public enum PipelineSchema {
                 "previous": .string("What was published before when the output holds no state: the deployed site's URL, a directory, or none."),
                 "fields": fieldRules(.allow),
                 "redact": fieldRules(.redact),
+                "snapshots": snapshotSwitch("every bundle"),
                 "warnings": .enumeration("What a field no document has, a filter value of a type the field never holds, or a query with no result does: warn (the default) or error (fail the build, for CI).", WarningMode.allCases.map(\.rawValue)),
                 "exposure": .object("What a published field that looks like personal data or a secret does.", keys: ExposurePolicy.keys, [
                     "mode": .enumeration("warn (the default) or fail (publish nothing).", ExposurePolicy.Mode.allCases.map(\.rawValue)),
@@ -107,7 +109,15 @@ public enum PipelineSchema {
                 ]),
                 "fields": fieldRules(.allow),
                 "redact": fieldRules(.redact),
+                "snapshots": snapshotSwitch("this bundle"),
             ])
+    }
+
+    /// `snapshots:`, at the top level or in a bundle.
+    static func snapshotSwitch(_ scope: String) -> SchemaNode {
+        .anyOf(
+            [.constant(true, "Write the snapshots."), .constant(false, "Write none.")],
+            "Server-rendering snapshots (bundles/snapshots/) for the named queries and listed documents of \(scope) (default true).")
     }
 
     static var query: SchemaNode {

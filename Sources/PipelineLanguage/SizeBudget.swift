@@ -17,6 +17,8 @@ public struct SizeBudget: Sendable, Equatable {
 
     /// The limit for every bundle without its own, if any.
     public var maxBundleBytes: SizeLimit?
+    /// The limit for every server-rendering snapshot (a page embeds or downloads each), if any.
+    public var maxSnapshotBytes: SizeLimit?
     public var mode: Mode
 
     public init(maxBundleBytes: SizeLimit? = nil, mode: Mode = .fail) {
@@ -39,12 +41,13 @@ public struct SizeBudget: Sendable, Equatable {
 
     /// Reads `budgets: {max_bundle_bytes: SIZE, mode: fail|warn}`.
     /// The keys of `budgets:`.
-    static let keys = ["max_bundle_bytes", "mode"]
+    static let keys = ["max_bundle_bytes", "max_snapshot_bytes", "mode"]
 
     static func parse(_ node: ConfigNode) throws(ConfigError) -> SizeBudget {
         let entry = try node.mapping(allowed: keys)
         var budget = SizeBudget()
         if let limit = entry["max_bundle_bytes"] { budget.maxBundleBytes = try SizeLimit.parse(limit) }
+        if let limit = entry["max_snapshot_bytes"] { budget.maxSnapshotBytes = try SizeLimit.parse(limit) }
         if let modeNode = entry["mode"] {
             let text = try modeNode.string()
             guard let mode = Mode(rawValue: text) else {
@@ -71,24 +74,32 @@ public struct SizeLimit: Sendable, Equatable {
     }
 }
 
-/// A bundle larger than its `max_bundle_bytes`.
+/// A bundle larger than its `max_bundle_bytes`, or one of its snapshots larger than `max_snapshot_bytes`.
 public struct BudgetViolation: Sendable, Equatable, Codable, CustomStringConvertible {
     public var bundle: String
+    /// The snapshot over `max_snapshot_bytes` (a named query's name or a document's path), or
+    /// nil for the bundle itself.
+    public var snapshot: String?
     /// The raw size of the bundle.
     public var bytes: Int
     public var limit: Int
     /// Where the limit was set (`file:line:column`).
     public var setAt: String?
 
-    public init(bundle: String, bytes: Int, limit: SizeLimit) {
+    public init(bundle: String, snapshot: String? = nil, bytes: Int, limit: SizeLimit) {
         self.bundle = bundle
+        self.snapshot = snapshot
         self.bytes = bytes
         self.limit = limit.bytes
         self.setAt = limit.location.map(String.init(describing:))
     }
 
     public var description: String {
-        "bundle \"\(bundle)\" is \(bytes) bytes, over its max_bundle_bytes of \(limit)\(setAt.map { " (set at \($0))" } ?? ""); "
+        if let snapshot {
+            return "the snapshot of \(snapshot) (bundle \"\(bundle)\") is \(bytes) bytes, over max_snapshot_bytes of \(limit)\(setAt.map { " (set at \($0))" } ?? ""); "
+                + "lower the query's limit, turn the bundle's snapshots off (snapshots: false), or raise the budget"
+        }
+        return "bundle \"\(bundle)\" is \(bytes) bytes, over its max_bundle_bytes of \(limit)\(setAt.map { " (set at \($0))" } ?? ""); "
             + "move some of its queries to another bundle, lower their limits, or raise the budget"
     }
 }

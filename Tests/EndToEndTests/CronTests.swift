@@ -18,7 +18,8 @@ struct CronTests {
         let summary = try #require(lines.first { $0.hasPrefix("Dry run") }, "\(text)")
         #expect(summary.hasPrefix("Dry run, nothing written: would build 8 bundles (0 new, 1 changed, 7 unchanged, 0 removed) "), "\(text)")
         #expect(summary.hasSuffix("site/bundles/manifest.json (would change)"), "\(text)")
-        #expect(lines.last == "Old files: 2 kept for clients of older manifests, 0 would be deleted", "\(text)")
+        // The old front-page and its .gz copy, and the 15 snapshots of the old site time.
+        #expect(lines.last == "Old files: 17 kept for clients of older manifests, 0 would be deleted", "\(text)")
         let json = try jsonObject(try example.run("build", "--dry-run", "--json").stdout)
         #expect(json["dryRun"] as? Bool == true)
         #expect(try example.siteFiles() == before)
@@ -34,7 +35,8 @@ struct CronTests {
         let result = try example.run("build")
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("\n  community  (removed)\nBuilt 7 bundles (0 new, 0 changed, 7 unchanged, 1 removed) "), "\(result)")
-        #expect(result.stdout.hasSuffix("\nOld files: 2 kept for clients of older manifests, 0 deleted\n"), "\(result)")
+        // community and its .gz copy, and the snapshots of its 2 named queries.
+        #expect(result.stdout.hasSuffix("\nOld files: 4 kept for clients of older manifests, 0 deleted\n"), "\(result)")
     }
 
     @Test func overBudgetExits3NamingEachBundleAndPublishesNothing() throws {

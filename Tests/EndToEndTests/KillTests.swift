@@ -48,8 +48,8 @@ struct KillTests {
         defer { example.remove() }
         let (pid, before) = try killedBuild(at: checkpoint, example)
 
-        // Every file of the published site, byte for byte; only new content-hashed bundles, the
-        // killed build's staging directory and its scratch directory (where the bundles were
+        // Every file of the published site, byte for byte; only new content-hashed bundles and
+        // snapshots, the killed build's staging directory and its scratch directory (where the bundles were
         // encoded, at the output's top) may have appeared.
         let after = try example.siteFiles()
         for (name, bytes) in before where !stateFiles.contains(name) {
@@ -58,7 +58,7 @@ struct KillTests {
         let added = Set(after.keys).subtracting(before.keys)
         let unexpected = added.filter { name in
             !(name.hasPrefix("bundles/.staging-\(pid)-") || name.hasPrefix(".staging-\(pid)-")
-                || (name.hasPrefix("bundles/front-page.") && !name.contains("/.")) || name == stagedState)
+                || (name.hasPrefix("bundles/front-page.") && !name.contains("/.")) || name.hasPrefix("bundles/snapshots/") || name == stagedState)
         }
         #expect(unexpected.isEmpty, "\(unexpected.sorted())")
         #expect(added.contains(stagedState) == ["state-staged", "manifest-staged"].contains(checkpoint), "\(added.sorted())")
@@ -101,6 +101,7 @@ struct KillTests {
         #expect(rebuild.stdout.contains("(0 new, 0 changed, 8 unchanged, 0 removed)"), "\(rebuild)")
         #expect(!FileManager.default.fileExists(atPath: example.file("site/\(stagedState)")))
         #expect(!rebuild.stderr.contains("state"), "\(rebuild)")
-        #expect(rebuild.stdout.hasSuffix("manifest.json (unchanged)\nOld files: 2 kept for clients of older manifests, 0 deleted\n"), "\(rebuild)")
+        // The old front-page and its .gz copy, and the 15 snapshots of the old site time.
+        #expect(rebuild.stdout.hasSuffix("manifest.json (unchanged)\nOld files: 17 kept for clients of older manifests, 0 deleted\n"), "\(rebuild)")
     }
 }

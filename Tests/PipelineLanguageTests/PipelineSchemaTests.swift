@@ -47,11 +47,11 @@ import Testing
         ([], [
             "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
             "retention", "budgets", "leavers", "previous", "fields", "redact", "exposure", "warnings", "headers", "cors",
-            "extension",
+            "extension", "snapshots",
         ]),
         (["inputs", "[]"], ["path", "format", "hints"]),
         (["inputs", "[]", "hints"], ["doubles", "timestamps", "geopoints", "references", "bytes"]),
-        (["bundles", "[]"], ["id", "documents", "queries", "max_bundle_bytes", "for_each", "fields", "redact"]),
+        (["bundles", "[]"], ["id", "documents", "queries", "max_bundle_bytes", "for_each", "fields", "redact", "snapshots"]),
         (["bundles", "[]", "for_each"], ["field", "collection", "documents", "values", "as"]),
         (["bundles", "[]", "queries", "*"], [
             "collection", "collection_group", "parent", "where", "order_by", "limit", "limit_to_last",
@@ -60,7 +60,7 @@ import Testing
         (["bundles", "[]", "queries", "*", "where", "[]"], ["or", "and"]),
         (["bundles", "[]", "queries", "*", "start_at"], ["document"]),
         (["retention"], ["builds", "min_age"]),
-        (["budgets"], ["max_bundle_bytes", "mode"]),
+        (["budgets"], ["max_bundle_bytes", "max_snapshot_bytes", "mode"]),
         (["leavers"], ["keep"]),
         (["exposure"], ["mode"]),
         (["headers", "[]"], ["source", "headers"]),

@@ -19,7 +19,7 @@ struct DryRunTests {
     @Test func dryRunReportsChangesRemovalsAndRetentionWithoutWriting() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let config = try SmallSite.write(into: dir, config: "retention: {builds: 0, min_age: 0s}\n" + SmallSite.config)
+        let config = try SmallSite.write(into: dir, config: "retention: {builds: 0, min_age: 0s}\nsnapshots: false\n" + SmallSite.config)
         let published = try build(config: config)
         let site = TemporaryDirectory(existing: dir.file("site"))
         let before = try site.snapshot()
@@ -27,7 +27,7 @@ struct DryRunTests {
         // Change the data of `front` and drop the `lists` bundle.
         try dir.write("data.ndjson", SmallSite.data.replacingOccurrences(of: "\"Demo\"", with: "\"Demo 2\""))
         let withoutLists = String(SmallSite.config[..<(try #require(SmallSite.config.range(of: "  - id: lists"))).lowerBound])
-        try SmallSite.write(into: dir, config: "retention: {builds: 0, min_age: 0s}\n" + withoutLists, data: try String(contentsOfFile: dir.file("data.ndjson"), encoding: .utf8))
+        try SmallSite.write(into: dir, config: "retention: {builds: 0, min_age: 0s}\nsnapshots: false\n" + withoutLists, data: try String(contentsOfFile: dir.file("data.ndjson"), encoding: .utf8))
         let report = try SiteBuilder(config: try PipelineConfig.load(file: config)).build(dryRun: true)
         #expect(report.bundles.map(\.status) == [.changed])
         #expect(report.removedBundles == ["lists"])

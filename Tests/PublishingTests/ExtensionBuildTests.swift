@@ -64,6 +64,19 @@ struct ExtensionBuildTests {
         #expect(report.dataWarnings.map { "\($0.kind.rawValue) \($0.bundle) \($0.query ?? "")" } == ["no-results by-cat.cat.weather stories"])
     }
 
+    /// Each combination's snapshot is its bundle's to list: `named_queries` holds one bundle per
+    /// name, and a snapshot no manifest names would be an old file for retention to delete.
+    @Test func eachSpecBundleListsItsOwnSnapshots() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try build(config: try SmallSite.write(into: directory, config: SpecSite.specConfig, data: SpecSite.data))
+        let manifest = try readManifest(site: directory.file("site"))
+        let own = manifest.bundles.map { $0.snapshots?["stories"] ?? $0.snapshots?["latest"] }
+        #expect(own.allSatisfy { $0 != nil } && Set(own).count == 3)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.file("site/bundles/snapshots"))
+        #expect(Set(manifest.snapshotNames) == Set(files.map { "snapshots/\($0)" }))
+    }
+
     @Test func specBundlesHoldWhatThePlainConfigHolds() throws {
         let specs = try TemporaryDirectory()
         defer { specs.remove() }

@@ -23,7 +23,7 @@ struct PublishingTests {
         let config = try SmallSite.write(into: dir)
         _ = try build(config: config)
         let before = try TemporaryDirectory(existing: dir.file("site")).snapshot()
-        #expect(before.keys.filter { $0.hasPrefix("bundles/") }.count == 5)
+        #expect(before.keys.filter { $0.hasPrefix("bundles/") }.count == 9)
 
         // A malformed export: the build fails while reading, before publishing anything.
         try dir.write("data.ndjson", SmallSite.data.replacingOccurrences(of: "\"n\":{\"integerValue\":\"3\"}", with: "\"n\":{\"integerValue\":3x}"))
@@ -298,7 +298,7 @@ struct ManifestTests {
         #expect(data.dropLast().last != UInt8(ascii: "\n"))
 
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(json.keys) == ["schema_version", "snapshot_time", "site_time", "horizon_start", "project", "database", "clients", "bundles", "named_queries"])
+        #expect(Set(json.keys) == ["schema_version", "snapshot_time", "site_time", "horizon_start", "project", "database", "clients", "bundles", "named_queries", "documents"])
         // A new site's time is its snapshot time; the horizon starts leavers.keep (30 days) before it.
         #expect(json["site_time"] as? String == SmallSite.newestUpdate)
         #expect((json["horizon_start"] as? String).flatMap { try? Timestamp(rfc3339: $0) } == (try Timestamp(rfc3339: SmallSite.newestUpdate)).advanced(bySeconds: -30 * 86_400))
@@ -330,11 +330,14 @@ struct ManifestTests {
         }
 
         let queries = try #require(json["named_queries"] as? [String: [String: String]])
-        #expect(queries == [
+        #expect(queries.mapValues { $0.filter { $0.key != "snapshot" } } == [
             "top": ["bundle": "front", "url": "bundles/\(report.bundles[0].file)"],
             "all": ["bundle": "lists", "url": "bundles/\(report.bundles[1].file)"],
             "xs": ["bundle": "lists", "url": "bundles/\(report.bundles[1].file)"],
         ])
+        #expect(queries.allSatisfy { name, location in location["snapshot"]?.hasPrefix("bundles/snapshots/\(name).") == true })
+        let documents = try #require(json["documents"] as? [String: [String: String]])
+        #expect(documents.keys.sorted() == ["site/settings"])
 
         // Keys appear in sorted order at every level (pretty-printed: the indent gives the level).
         let text = String(decoding: data, as: UTF8.self)
@@ -345,10 +348,10 @@ struct ManifestTests {
                 return String(line[line.index(line.startIndex, offsetBy: prefix.count)..<end.lowerBound])
             }
         }
-        #expect(keys(indent: 2) == ["bundles", "clients", "database", "horizon_start", "named_queries", "project", "schema_version", "site_time", "snapshot_time"])
-        #expect(keys(indent: 4) == ["all", "top", "xs"])
+        #expect(keys(indent: 2) == ["bundles", "clients", "database", "documents", "horizon_start", "named_queries", "project", "schema_version", "site_time", "snapshot_time"])
+        #expect(keys(indent: 4) == ["site/settings", "all", "top", "xs"])
         let entryKeys = ["bytes", "create_time", "documents", "gzip_bytes", "gzip_url", "id", "named_queries", "results", "sha256", "url"]
-        #expect(keys(indent: 6) == entryKeys + entryKeys + Array(repeating: ["bundle", "url"], count: 3).flatMap { $0 })
+        #expect(keys(indent: 6) == entryKeys + entryKeys + Array(repeating: ["bundle", "snapshot", "url"], count: 4).flatMap { $0 })
         #expect(!text.contains("\\/"))
     }
 

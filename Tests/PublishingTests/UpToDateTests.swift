@@ -116,7 +116,7 @@ struct UpToDateTests {
     @Test func retentionStillRunsWhenNothingChanged() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let config = try SmallSite.write(into: dir, config: "retention: {builds: 0, min_age: 1s}\n" + SmallSite.config)
+        let config = try SmallSite.write(into: dir, config: "retention: {builds: 0, min_age: 1s}\nsnapshots: false\n" + SmallSite.config)
         let first = try build(config: config)
         try dir.write("data.ndjson", SmallSite.data.replacingOccurrences(of: "\"Demo\"", with: "\"Demo 2\""))
         let second = try build(config: config)

@@ -44,7 +44,8 @@ extension PipelineConfig {
             for combination in try expansion.combinations(listed: listed, store: store) {
                 let id = try expansion.bundleID(combination)
                 let filling = SpecFilling(spec: spec, values: combination, database: database)
-                let bundle = try filling.bundle(id: id, sitePolicy: fieldPolicy, clients: clients)
+                var bundle = try filling.bundle(id: id, sitePolicy: fieldPolicy, clients: clients)
+                bundle.snapshots = snapshots
                 if let other = config.bundles.first(where: { $0.id == id }) {
                     let owner = other.extensionSpec.map { "the bundle spec \($0.specID)" } ?? "pipeline.yml (\(other.location.map(String.init(describing:)) ?? "?"))"
                     throw spec.error("its bundle id \"\(id)\" is also a bundle of \(owner)")

@@ -181,16 +181,23 @@ public struct SiteBuilder: Sendable {
         }
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var built: [BuiltBundle] = []
+        var snapshots: [(bundle: String, snapshots: [BuiltSnapshot])] = []
         for (index, (policy, queries)) in bundleQueries.enumerated() {
             // The bundle's entries go with the bundle once it is built, not with the plan.
             let planned = plan.bundles[index]
             plan.bundles[index].entries = []
             progress(.buildingBundle(id: planned.id, index: index, count: plan.bundles.count))
+            if resolved.bundles[index].snapshots {
+                snapshots.append((planned.id, try BuiltSnapshot.build(
+                    bundle: planned.id, entries: planned.entries, queries: queries, listed: resolved.bundles[index].documents, inputs: inputs,
+                    policy: policy, siteTime: plan.siteTime, audience: config.clients.bundleAudience)))
+            }
             built.append(try BuiltBundle.build(
                 consume planned, queries: queries, inputs: inputs, policy: policy, gzipLevel: config.gzipLevel,
                 audience: config.clients.bundleAudience, scratchDirectory: scratch, progress: progress))
         }
         let violations = config.budgets.violations(of: resolved.bundles, sizes: built.map(\.byteCount))
+            + BuiltSnapshot.budgetViolations(snapshots, budgets: config.budgets)
         if config.budgets.mode == .fail, !violations.isEmpty { throw .budgetExceeded(violations) }
         warnings += violations.map(\.description)
         let bundlesBuilt = clock.now
@@ -202,7 +209,7 @@ public struct SiteBuilder: Sendable {
         BackgroundRelease.release((consume inputs, consume plan, consume previous))
 
         progress(.publishing)
-        let manifest = Manifest(
+        var manifest = Manifest(
             snapshotTime: inputsRead.snapshotTime.rfc3339, project: config.database.project, database: config.database.database,
             clients: config.clients.configNames,
             bundles: zip(resolved.bundles, built).map { spec, bundle in
@@ -213,8 +220,11 @@ public struct SiteBuilder: Sendable {
                     namedQueries: bundle.namedQueries, fanOut: spec.fanOut, extensionSpec: spec.extensionSpec)
             },
             siteTime: siteTime.rfc3339, horizonStart: inputsRead.snapshotTime.advanced(bySeconds: -config.leavers.keep).rfc3339)
+        for (bundle, written) in snapshots { manifest.addSnapshots(written, of: bundle) }
         let manifestData = manifest.encoded()
-        let files = built.flatMap(\.siteFiles)
+        // A document two bundles list has one snapshot file: the same bytes under the same name.
+        var snapshotNames: Set<String> = []
+        let files = built.flatMap(\.siteFiles) + snapshots.flatMap(\.snapshots).filter { snapshotNames.insert($0.name).inserted }.map(\.siteFile)
         // The same header policy, for production hosts. Warnings about the built-in rules are left
         // out: they concern names bundlepress never writes (README, "Deploying").
         let stable = StableBundleURLs(manifest: manifest.bundles)
@@ -288,6 +298,7 @@ public struct SiteBuilder: Sendable {
             throw .publish(error)
         }
         let referenced = Set(published.manifest.bundles.flatMap { [$0.url, $0.gzipURL] }.map { ($0 as NSString).lastPathComponent })
+            .union(published.manifest.snapshotNames)
         let retention = RetentionSweep(outputDirectory: outputDirectory, policy: config.retention).run(
             manifest: published.bytes, referenced: referenced, planned: [], dryRun: false, now: Date())
         var report = last

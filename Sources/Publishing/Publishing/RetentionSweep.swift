@@ -9,8 +9,9 @@ import PipelineLanguage
 
 /// Applies a ``RetentionPolicy`` to `<output>/bundles/` once a manifest is published (or plans
 /// it, for a dry run): updates the ``RetentionLedger`` and deletes the content-hashed files it
-/// lets go. Only files named `<id>.<16 hex digits>.bundle` or `.bundle.gz` are ever deleted, and
-/// never one the current manifest references.
+/// lets go. Only files named `<id>.<16 hex digits>.bundle` or `.bundle.gz`, and snapshots named
+/// `snapshots/<stem>.<16 hex digits>.json`, are ever deleted, and never one the current manifest
+/// references.
 struct RetentionSweep {
     let outputDirectory: String
     let policy: RetentionPolicy
@@ -32,7 +33,9 @@ struct RetentionSweep {
     func run(manifest: Data, referenced: Set<String>, planned: [String], dryRun: Bool, now: Date) -> Result {
         let (ledger, problem) = RetentionLedger.load(path: ledgerPath)
         var warnings = problem.map { [$0] } ?? []
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: bundlesDirectory)) ?? []
+        let snapshots = (bundlesDirectory as NSString).appendingPathComponent(BuiltSnapshot.folder)
+        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: bundlesDirectory)) ?? [])
+            + ((try? FileManager.default.contentsOfDirectory(atPath: snapshots)) ?? []).map { "\(BuiltSnapshot.folder)/\($0)" }
         let present = Set((entries + planned).filter(Self.isContentHashed))
         var next = ledger.advanced(manifestSHA256: SHA256.hash(data: manifest).hex, referenced: referenced, present: present, now: now)
 
@@ -58,10 +61,15 @@ struct RetentionSweep {
         return Result(retained: next.retired.keys.sorted(), deleted: deleted, warnings: warnings)
     }
 
-    /// `<id>.<16 lowercase hex digits>.bundle`, or the same with `.gz`.
+    /// `<id>.<16 lowercase hex digits>.bundle`, or the same with `.gz`, or a snapshot:
+    /// `snapshots/<stem>.<16 lowercase hex digits>.json`.
     static func isContentHashed(_ name: String) -> Bool {
         let stem: Substring
-        if name.hasSuffix(".bundle") {
+        let snapshotFolder = "\(BuiltSnapshot.folder)/"
+        if name.hasPrefix(snapshotFolder) {
+            guard name.hasSuffix(".json"), !name.dropFirst(snapshotFolder.count).contains("/") else { return false }
+            stem = name.dropLast(".json".count)
+        } else if name.hasSuffix(".bundle") {
             stem = name.dropLast(".bundle".count)
         } else if name.hasSuffix(".bundle.gz") {
             stem = name.dropLast(".bundle.gz".count)

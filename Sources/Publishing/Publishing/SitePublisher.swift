@@ -14,7 +14,7 @@ import Foundation
 /// references, as they were. Hashed bundle names mean a new build never overwrites a file an
 /// older manifest still points to.
 public struct SitePublisher: Sendable {
-    /// A file to publish under `bundles/`.
+    /// A file to publish under `bundles/` (its name may start with a folder: `snapshots/<file>`).
     public struct File: Sendable {
         /// Where a file's bytes are.
         public enum Content: Sendable {
@@ -102,6 +102,7 @@ public struct SitePublisher: Sendable {
         defer { try? FileManager.default.removeItem(atPath: staging) }
 
         let written = Set(outcome.written)
+        try Self.createFolders(of: outcome.written, in: [staging, bundles])
         for file in files where written.contains(file.name) {
             let staged = (staging as NSString).appendingPathComponent(file.name)
             switch file.content {
@@ -112,6 +113,9 @@ public struct SitePublisher: Sendable {
         checkpoint(.staged)
         for name in outcome.written {
             try DurableFiles.rename((staging as NSString).appendingPathComponent(name), to: (bundles as NSString).appendingPathComponent(name))
+        }
+        for folder in Set(outcome.written.map { ($0 as NSString).deletingLastPathComponent }.filter { !$0.isEmpty }) {
+            try DurableFiles.syncDirectory((bundles as NSString).appendingPathComponent(folder))
         }
         try DurableFiles.syncDirectory(bundles)
         checkpoint(.bundlesInPlace)
@@ -132,6 +136,22 @@ public struct SitePublisher: Sendable {
             try DurableFiles.replaceAtomically(path: store.path, with: state)
         }
         return outcome
+    }
+
+    /// Creates, in each of `directories`, the folders that the names `names` (relative paths such
+    /// as `snapshots/<file>`) are in.
+    private static func createFolders(of names: [String], in directories: [String]) throws(PublishError) {
+        let folders = Set(names.map { ($0 as NSString).deletingLastPathComponent }.filter { !$0.isEmpty })
+        for directory in directories {
+            for folder in folders.sorted() {
+                let path = (directory as NSString).appendingPathComponent(folder)
+                do {
+                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                } catch {
+                    throw PublishError(path: path, message: "cannot create the folder: \(error.localizedDescription)")
+                }
+            }
+        }
     }
 
     /// The bytes of `history` as the state file of the site whose manifest is `manifest`.

@@ -24,6 +24,10 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var bundles: [Entry]
     /// Named query → where to find it.
     public var namedQueries: [String: QueryLocation]
+    /// Document listed by a bundle's `documents:` (its path) → where to find it, for every
+    /// listed document that exists in a bundle with snapshots on; absent when there is none.
+    /// Each has its ``QueryLocation/snapshot``.
+    public var documents: [String: QueryLocation]?
     /// The site time (RFC 3339): the `createTime` of the newest bundle change published. An app
     /// remembers the site time it last loaded (bundlepress.js keeps it in localStorage).
     public var siteTime: String?
@@ -68,6 +72,10 @@ public struct Manifest: Codable, Sendable, Equatable {
         /// For a bundle made from a bundle spec: the spec's `clientCache` and `serverCache` (seconds).
         public var clientCache: Int?
         public var serverCache: Int?
+        /// For a bundle made from a bundle spec: its named queries' server-rendering snapshots by
+        /// name. A spec's query names repeat across its bundles, so `named_queries` can point to
+        /// one bundle's only.
+        public var snapshots: [String: String]?
 
         public init(
             id: String, url: String, gzipURL: String, sha256: String, createTime: String?, bytes: Int, gzipBytes: Int, documents: Int,
@@ -99,6 +107,7 @@ public struct Manifest: Codable, Sendable, Equatable {
             case stableURL = "stable_url"
             case clientCache = "client_cache"
             case serverCache = "server_cache"
+            case snapshots
             case createTime = "create_time"
             case gzipURL = "gzip_url"
             case gzipBytes = "gzip_bytes"
@@ -109,15 +118,20 @@ public struct Manifest: Codable, Sendable, Equatable {
     public struct QueryLocation: Codable, Sendable, Equatable {
         public var bundle: String
         public var url: String
+        /// Its server-rendering snapshot (`bundles/snapshots/<name>.<hash16>.json`), relative to
+        /// the site root like ``url``; absent when snapshots are off. (A listed document's
+        /// location in ``Manifest/documents`` is the same, with its snapshot.)
+        public var snapshot: String?
 
-        public init(bundle: String, url: String) {
+        public init(bundle: String, url: String, snapshot: String? = nil) {
             self.bundle = bundle
             self.url = url
+            self.snapshot = snapshot
         }
     }
 
     enum CodingKeys: String, CodingKey {
-        case project, database, bundles, clients
+        case project, database, bundles, clients, documents
         case schemaVersion = "schema_version"
         case snapshotTime = "snapshot_time"
         case namedQueries = "named_queries"

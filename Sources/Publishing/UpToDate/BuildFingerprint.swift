@@ -53,8 +53,9 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
         for path in [manifestPath, (outputDirectory as NSString).appendingPathComponent(SiteHistory.fileName)] {
             hash.update(line: "\(path) \(FileManager.default.contents(atPath: path).map { SHA256.hash(data: $0).hex } ?? "missing")")
         }
-        let entries = manifest.flatMap { try? Manifest.decode($0) }?.bundles ?? []
-        for path in entries.flatMap({ [$0.url, $0.gzipURL] }) {
+        let decoded = manifest.flatMap { try? Manifest.decode($0) }
+        let snapshots = (decoded?.snapshotNames ?? []).sorted().map { "bundles/\($0)" }
+        for path in (decoded?.bundles ?? []).flatMap({ [$0.url, $0.gzipURL] }) + snapshots {
             let file = (outputDirectory as NSString).appendingPathComponent(path)
             hash.update(line: "\(path) \(FileStamp(path: file)?.description ?? "missing")")
         }

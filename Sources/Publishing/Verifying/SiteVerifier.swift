@@ -10,8 +10,9 @@ import QueryEngine
 /// the same bytes, the bundle passes the strict reader (what any Firebase SDK rejects; missing-
 /// document markers are accepted, as the SDKs load them), each named query's document list
 /// equals what the query engine returns over the bundle's documents (leavers and markers
-/// included, so a client that loaded only this bundle gets exactly the results), and the state
-/// kept for returning clients, when there is one, belongs to this manifest and these bundles.
+/// included, so a client that loaded only this bundle gets exactly the results), the state
+/// kept for returning clients, when there is one, belongs to this manifest and these bundles,
+/// and every server-rendering snapshot is what the SDK reads and its bundle says (``SnapshotCheck``).
 public struct SiteVerifier: Sendable {
     /// One thing wrong with the site.
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
@@ -81,6 +82,7 @@ public struct SiteVerifier: Sendable {
             }
         }
         report.problems += checkState(manifest: data, bundles: contents).map { Problem(bundle: nil, message: $0) }
+        report.problems += SnapshotCheck(siteDirectory: siteDirectory, database: database, audience: clients.bundleAudience).problems(in: manifest, bundles: contents)
         return report
     }
 
