@@ -239,3 +239,23 @@ public struct ExtensionBinding: Sendable, Equatable {
     public var clientCache: Int?
     public var serverCache: Int?
 }
+
+extension ExtensionBinding {
+    /// The extension's URL of the bundle made for this binding, relative to the output:
+    /// `bundles/<specId>`, or `bundles/<specId>/<param>/<value>…` (parameters in name order, an
+    /// array parameter's values joined by commas); nil when a value cannot be a path segment
+    /// (empty, starting with `.` (hidden or `.`/`..`), holding `/`) or the spec id could be taken
+    /// for a file the site has (`manifest.json`, `….bundle`, `….gz`).
+    public var stablePath: String? {
+        guard specID != "manifest.json", !specID.hasSuffix(".bundle"), !specID.hasSuffix(".gz") else { return nil }
+        var segments = ["bundles", specID]
+        for name in parameters.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            let value = parameters[name]!.texts.joined(separator: ",")
+            for segment in [name, value] {
+                guard !segment.isEmpty, !segment.hasPrefix("."), !segment.contains("/") else { return nil }
+            }
+            segments += [name, value]
+        }
+        return segments.joined(separator: "/")
+    }
+}

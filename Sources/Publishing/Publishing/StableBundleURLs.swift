@@ -40,23 +40,6 @@ struct StableBundleURLs {
         HeaderPolicy(rules: rules + policy.rules, cors: policy.cors)
     }
 
-    /// The stable path of the bundle made for `binding`; nil when a value cannot be a path
-    /// segment (empty, `.`/`..`, starting with `.` (hidden), holding `/`) or the spec id could
-    /// be taken for a file the site has (`manifest.json`, `….bundle`, `….gz`).
-    static func path(for binding: ExtensionBinding) -> String? {
-        let id = binding.specID
-        guard id != "manifest.json", !id.hasSuffix(".bundle"), !id.hasSuffix(".gz") else { return nil }
-        var segments = ["bundles", id]
-        for name in binding.parameters.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            let value = binding.parameters[name]!.texts.joined(separator: ",")
-            for segment in [name, value] {
-                guard !segment.isEmpty, !segment.hasPrefix("."), !segment.contains("/") else { return nil }
-            }
-            segments += [name, value]
-        }
-        return segments.joined(separator: "/")
-    }
-
     /// Puts each copy in place (written beside it, then renamed over it), and removes the files
     /// under a spec's stable folder that no bundle of this build has.
     func write(into outputDirectory: String) throws(PublishError) {

@@ -67,7 +67,7 @@ public struct Manifest: Codable, Sendable, Equatable {
         /// array parameter), as a request to the extension would carry them.
         public var specParameters: [String: SpecParameterValue]?
         /// For a bundle made from a bundle spec: the copy at the extension's URL, replaced at each
-        /// build (`bundles/<specId>/<param>/<value>…`; ``StableBundleURLs``).
+        /// build (`bundles/<specId>/<param>/<value>…`; `ExtensionBinding.stablePath`).
         public var stableURL: String?
         /// For a bundle made from a bundle spec: the spec's `clientCache` and `serverCache` (seconds).
         public var clientCache: Int?
@@ -95,7 +95,7 @@ public struct Manifest: Codable, Sendable, Equatable {
             self.parameters = fanOut.map { [$0.placeholder: $0.value] }
             self.spec = extensionSpec?.specID
             self.specParameters = extensionSpec.map(\.parameters)
-            self.stableURL = extensionSpec.flatMap(StableBundleURLs.path)
+            self.stableURL = extensionSpec?.stablePath
             self.clientCache = extensionSpec?.clientCache
             self.serverCache = extensionSpec?.serverCache
         }

@@ -43,9 +43,6 @@ struct BuiltSnapshot: Sendable, Equatable {
     /// `snapshots/<stem>.<hash16>.json`, relative to `bundles/`.
     var name: String { "\(Self.folder)/\(Self.stem(of: source)).\(sha256.prefix(16)).json" }
 
-    /// The file to publish.
-    var siteFile: SitePublisher.File { SitePublisher.File(name: name, chunks: [bytes]) }
-
     /// A readable file name stem: the query's name (safe already), or the document's path with
     /// `/` as `~` and every byte but letters, digits, `-`, `_` and `.` as `_`, at most 100 bytes,
     /// never starting with a dot. The hash after it tells apart stems that come out the same.

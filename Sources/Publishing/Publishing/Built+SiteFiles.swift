@@ -7,3 +7,8 @@ extension BuiltBundle {
         ]
     }
 }
+
+extension BuiltSnapshot {
+    /// The JSON file, to publish under its content-hashed name.
+    var siteFile: SitePublisher.File { SitePublisher.File(name: name, chunks: [bytes]) }
+}
