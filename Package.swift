@@ -41,6 +41,9 @@ let package = Package(
         .target(name: "JSONCore"),
         .target(name: "FirestoreModel", dependencies: ["JSONCore"]),
         .target(name: "ParallelWork"),
+        // The C library (re-exported) and the file stamps built on `stat`, for Publishing,
+        // Authoring and EdgeServer.
+        .target(name: "SystemSupport"),
         .target(name: "ExportReader", dependencies: ["FirestoreModel", "JSONCore", "ParallelWork"]),
         .target(name: "QueryEngine", dependencies: ["FirestoreModel", "JSONCore", "ParallelWork"]),
         .target(name: "BundleFormat", dependencies: ["FirestoreModel", "JSONCore", "CZlib", "CLibdeflate", "ParallelWork"]),
@@ -61,7 +64,7 @@ let package = Package(
             name: "Publishing",
             dependencies: [
                 "FirestoreModel", "JSONCore", "ExportReader", "QueryEngine", "BundleFormat", "SitePolicy",
-                "PipelineLanguage", "Hosting", "ParallelWork", "CWriteback",
+                "PipelineLanguage", "Hosting", "ParallelWork", "SystemSupport", "CWriteback",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -70,14 +73,14 @@ let package = Package(
             plugins: ["EmbedSiteAssets"]
         ),
         // Authoring help: `bundlepress init` (a survey of the user's exports → a starter pipeline.yml).
-        .target(name: "Authoring", dependencies: ["ExportReader", "FirestoreModel", "JSONCore", "PipelineLanguage", "Publishing"]),
+        .target(name: "Authoring", dependencies: ["ExportReader", "FirestoreModel", "JSONCore", "PipelineLanguage", "Publishing", "SystemSupport"]),
         // Compiles site/*.html|js|css into Publishing (SiteAssets), so the binary carries them.
         .executableTarget(name: "SiteAssetEmbedder"),
         .plugin(name: "EmbedSiteAssets", capability: .buildTool(), dependencies: ["SiteAssetEmbedder"]),
         .target(
             name: "EdgeServer",
             dependencies: [
-                "SitePolicy", "BundleFormat",
+                "SitePolicy", "BundleFormat", "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -109,7 +112,7 @@ let package = Package(
         .testTarget(
             name: "PublishingTests",
             dependencies: [
-                "Publishing", "PipelineLanguage", "Hosting", "SitePolicy", "BundleFormat", "ExportReader", "FirestoreModel", "JSONCore", "QueryEngine",
+                "Publishing", "PipelineLanguage", "Hosting", "SitePolicy", "BundleFormat", "ExportReader", "FirestoreModel", "JSONCore", "QueryEngine", "SystemSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Fixtures")]
@@ -122,7 +125,7 @@ let package = Package(
         .testTarget(
             name: "EdgeServerTests",
             dependencies: [
-                "EdgeServer", "SitePolicy", "BundleFormat",
+                "EdgeServer", "SitePolicy", "BundleFormat", "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

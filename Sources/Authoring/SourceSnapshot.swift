@@ -1,4 +1,4 @@
-import Publishing
+import SystemSupport
 
 /// Files as they are on disk at one moment, for noticing changes: each file's ``FileStamp``
 /// (size, times to the nanosecond, inode), or that it is missing. A file replaced by a rename is

@@ -56,8 +56,7 @@ struct Build: ParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: "The pipeline config file.")
-    var config = "pipeline.yml"
+    @OptionGroup var config: ConfigOption
 
     @Option(name: .shortAndLong, help: "The site directory (overrides output: in the config).")
     var output: String?
@@ -152,7 +151,7 @@ struct Build: ParsableCommand {
         HeapTuning.applyForReadingExports()
         let pause = try TestPause()
         var terminal = Terminal()
-        var pipeline = try PipelineConfig.loadForCommand(config, terminal: &terminal)
+        var pipeline = try PipelineConfig.loadForCommand(config.file, terminal: &terminal)
         if let snapshotTime { pipeline.snapshotTime = try Timestamp(rfc3339: snapshotTime) }
         if let previous { pipeline.previous = try PreviousSite(parsing: previous, relativeTo: ".") }
         var builder = SiteBuilder(

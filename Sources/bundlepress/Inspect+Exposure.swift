@@ -6,7 +6,7 @@ import Publishing
 extension Inspect {
     /// `inspect --exposure [site]`: what a published site exposes, as text or JSON.
     func reportExposure(terminal: inout Terminal) throws {
-        let configFile = config ?? (FileManager.default.fileExists(atPath: "pipeline.yml") ? "pipeline.yml" : nil)
+        let configFile = config.existingFile
         let pipeline = try configFile.map { file throws in try PipelineConfig.loadForCommand(file, terminal: &terminal) }
         let site = file ?? pipeline?.outputDirectory ?? "site"
         let report: ExposureReport

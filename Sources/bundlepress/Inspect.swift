@@ -21,7 +21,8 @@ struct Inspect: ParsableCommand {
             --exposure reads a published site instead (default: the config's output, else site): \
             per collection and per bundle, every field path its documents carry, with the value \
             types and how many documents carry it, then the build's guard: fields that look like \
-            personal data or secrets and that no fields: rule of the config lists.
+            personal data or secrets and that no fields: rule of the config lists. The config \
+            (--config, else pipeline.yml when there is one) is read with --exposure only.
 
             Reference: docs/returning-clients.md (leavers, deleted documents), docs/pipeline.md, \
             "What a bundle exposes" (--exposure).
@@ -50,8 +51,7 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Report every field a published site exposes, and the guard's findings.")
     var exposure = false
 
-    @Option(name: .shortAndLong, help: "With --exposure: the pipeline config whose fields: rules silence the guard (default: pipeline.yml when there is one).")
-    var config: String?
+    @OptionGroup var config: ConfigOption
 
     func validate() throws {
         if !exposure, file == nil { throw ValidationError("Missing expected argument '<file>' (a bundle file; or --exposure [site])") }

@@ -35,8 +35,7 @@ struct QueryCommand: ParsableCommand {
     @Argument(help: "A named query of the config.")
     var name: String?
 
-    @Option(name: .shortAndLong, help: "The pipeline config file (with NAME).")
-    var config = "pipeline.yml"
+    @OptionGroup var config: ConfigOption
 
     @Option(name: .customLong("structured-query"), help: "A BundledQuery or StructuredQuery JSON file (instead of NAME).")
     var structuredQuery: String?
@@ -69,7 +68,7 @@ struct QueryCommand: ParsableCommand {
         let result: QueryResult
         do {
             if let name {
-                let pipeline = try PipelineConfig.loadForCommand(config, terminal: &terminal)
+                let pipeline = try PipelineConfig.loadForCommand(config.file, terminal: &terminal)
                 result = try QueryRunner.run(namedQuery: name, config: pipeline)
             } else {
                 let file = structuredQuery!

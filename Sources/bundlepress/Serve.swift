@@ -17,7 +17,8 @@ struct Serve: AsyncParsableCommand {
             built-in cache defaults, CORS, and an access log (Common Log Format) on standard error. \
             Prints one line, "Serving <dir> at http://<host>:<port>/", once it is listening. \
             SIGINT or SIGTERM stop it gracefully (requests in flight are answered); a second \
-            signal stops it at once.
+            signal stops it at once. The config (--config) gives the site directory (output:) \
+            and the headers: policy; with --dir it is optional.
 
             With --watch it builds the site first, then again whenever pipeline.yml or a file \
             its inputs read changes (polled, one build at a time, through the same lock and \
@@ -42,8 +43,7 @@ struct Serve: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: "The pipeline config: the site directory (output:) and the headers: policy. Optional with --dir.")
-    var config: String?
+    @OptionGroup var config: ConfigOption
 
     @Option(help: "The site directory (default: the config's output:).")
     var dir: String?
@@ -96,7 +96,7 @@ struct Serve: AsyncParsableCommand {
             guard !watch else {
                 throw ValidationError("--watch rebuilds a site from pipeline.yml; --upstream serves another origin")
             }
-            guard config == nil, dir == nil else {
+            guard !config.isGiven, dir == nil else {
                 throw ValidationError("--upstream serves another origin: it takes neither --config nor --dir")
             }
             do {
@@ -156,7 +156,7 @@ struct Serve: AsyncParsableCommand {
     /// the watcher rebuilds; a rebuild that publishes or changes the header policy replaces the
     /// site's chain.
     private func serveWatching(budget: MemoryBudget, terminal: inout Terminal) async throws {
-        let file = config ?? "pipeline.yml"
+        let file = config.file
         let pipeline = try PipelineConfig.loadForCommand(file, terminal: &terminal)
         let directory = dir ?? pipeline.outputDirectory
         let events = SiteEventStream(run: String(UInt64(Date().timeIntervalSince1970 * 1_000), radix: 36))
@@ -246,8 +246,8 @@ struct Serve: AsyncParsableCommand {
     /// The site directory and header policy: from the config, with `--dir` overriding its
     /// `output:`; with `--dir` and no config file, the built-in policy.
     private func site(terminal: inout Terminal) throws -> (String, HeaderPolicy) {
-        let file = config ?? "pipeline.yml"
-        if config == nil, let dir, !FileManager.default.fileExists(atPath: file) {
+        let file = config.file
+        if !config.isGiven, let dir, !FileManager.default.fileExists(atPath: file) {
             return (dir, .default)
         }
         let pipeline = try PipelineConfig.loadForCommand(file, terminal: &terminal)

@@ -10,7 +10,8 @@ struct Verify: ParsableCommand {
             For every bundle in <dir>/bundles/manifest.json: the file and its .gz exist with the \
             recorded sizes and SHA-256, the .gz decompresses to the same bytes, the bundle passes \
             the strict reader, and each named query run over the bundle returns exactly the \
-            documents the bundle lists for it. Exits 1 when anything is wrong.
+            documents the bundle lists for it. Exits 1 when anything is wrong. Without <dir>: \
+            the output: of the config (--config, else pipeline.yml when there is one), else site.
 
             Reference: docs/cli.md (what it checks, exit statuses), docs/returning-clients.md (the \
             state it checks).
@@ -24,8 +25,7 @@ struct Verify: ParsableCommand {
     @Argument(help: "The site directory; default: the config's output: (site without a config).")
     var directory: String?
 
-    @Option(name: .shortAndLong, help: "The pipeline config whose output: is checked when no directory is given (default pipeline.yml, if there).")
-    var config: String?
+    @OptionGroup var config: ConfigOption
 
     @Flag(name: .shortAndLong, help: "Print only problems.")
     var quiet = false
@@ -33,7 +33,7 @@ struct Verify: ParsableCommand {
     func run() throws {
         var terminal = Terminal()
         var site = directory ?? "site"
-        if directory == nil, let file = config ?? (FileManager.default.fileExists(atPath: "pipeline.yml") ? "pipeline.yml" : nil) {
+        if directory == nil, let file = config.existingFile {
             site = try PipelineConfig.loadForCommand(file, terminal: &terminal).outputDirectory
         }
         let report = SiteVerifier(siteDirectory: site).verify()

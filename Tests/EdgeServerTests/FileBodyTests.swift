@@ -1,10 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import BundleFormat
 @testable import EdgeServer
 import Foundation
 import NIOCore
+import SystemSupport
 import Testing
 
 /// Files of ``SiteOrigin/fileBodyThreshold`` bytes or more are sent from an open file with
@@ -136,7 +134,7 @@ struct FileBodyTests {
         let file: OpenFile
 
         func respond(to request: ServerRequest) async -> ServerResponse {
-            ServerResponse(status: .ok, headerFields: [:], body: ResponseBody(file: file, count: file.stamp.size))
+            ServerResponse(status: .ok, headerFields: [:], body: ResponseBody(file: file, count: Int(file.stamp.size)))
         }
     }
 

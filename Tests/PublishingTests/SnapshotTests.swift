@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import PipelineLanguage
 @testable import Publishing
+import SystemSupport
 
 /// The snapshot file `url` (relative to `site`) as the JS SDK's `validateJSON` sees it: its
 /// top-level members, each of which must be a string.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import PipelineLanguage
 @testable import Publishing
+import SystemSupport
 
 /// Every file of the output with its stamp, but the lock (which each build takes).
 private func stamps(_ dir: TemporaryDirectory) -> [String: FileStamp] {

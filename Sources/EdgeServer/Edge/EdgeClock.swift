@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// The wall clock the edge cache reads, in seconds since 1970-01-01T00:00:00Z.
 ///

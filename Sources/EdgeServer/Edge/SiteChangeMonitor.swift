@@ -1,3 +1,4 @@
+import SystemSupport
 /// Watches one file of the site (the manifest) and reports when it changed, as a CDN notices a
 /// deploy. It looks at most once per `interval` seconds of the edge's clock, so a busy server
 /// does not `stat` on every request.
@@ -14,14 +15,14 @@ struct SiteChangeMonitor: Sendable {
     init(watching path: String, interval: Double = 1) {
         self.path = path
         self.interval = interval
-        stamp = FileStamp.of(path: path)
+        stamp = FileStamp(path: path)
     }
 
     /// Whether the file changed since the last look; looks only when `interval` has passed since then.
     mutating func siteChanged(at now: Double) -> Bool {
         guard now >= nextLook else { return false }
         nextLook = now + interval
-        let current = FileStamp.of(path: path)
+        let current = FileStamp(path: path)
         defer { stamp = current }
         return current != stamp
     }

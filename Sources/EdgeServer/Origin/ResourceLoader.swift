@@ -4,6 +4,7 @@ import HTTPTypes
 import NIOCore
 import NIOFileSystem
 import SitePolicy
+import SystemSupport
 
 /// Reads a located resource's files asynchronously, hashes the identity bytes and prepares the
 /// header fields of each representation: the slow path behind ``ResourceCache``.

@@ -1,3 +1,4 @@
+import SystemSupport
 /// Where the representations of one requested resource are on disk, with their stamps.
 ///
 /// `path` is the file itself and `path + ".gz"` its gzip copy; at least one of them exists.
@@ -31,11 +32,11 @@ struct ResourceLocation: Sendable, Hashable {
     func isCurrent(sending coding: ContentCoding, clientAcceptsGzip: Bool) -> Bool {
         switch coding {
         case .gzip:
-            return FileStamp.of(path: gzipPath) == gzip
+            return FileStamp(path: gzipPath) == gzip
         case .identity:
-            guard FileStamp.of(path: path) == identity else { return false }
+            guard FileStamp(path: path) == identity else { return false }
             let dependsOnGzip = identity == nil || (clientAcceptsGzip && gzip == nil)
-            return !dependsOnGzip || FileStamp.of(path: gzipPath) == gzip
+            return !dependsOnGzip || FileStamp(path: gzipPath) == gzip
         }
     }
 }

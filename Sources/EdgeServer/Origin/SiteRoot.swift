@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// The site directory, and which request paths name a file in it.
 ///
@@ -27,16 +23,16 @@ struct SiteRoot: Sendable {
         let names = requestPath.split(separator: "/")
         guard !names.contains(where: { $0.hasPrefix(".") }), names.last?.hasSuffix(".gz") != true else { return nil }
         var sitePath = names.isEmpty ? "" : "/" + names.joined(separator: "/")
-        var identity = FileStamp.of(path: fileSystemPath(sitePath))
+        var identity = FileStamp(path: fileSystemPath(sitePath))
         if identity?.kind == .directory {
             sitePath += "/index.html"
-            identity = FileStamp.of(path: fileSystemPath(sitePath))
+            identity = FileStamp(path: fileSystemPath(sitePath))
         } else if requestPath.hasSuffix("/") && requestPath != "/" {
             return nil
         }
         var location = ResourceLocation(sitePath: sitePath, path: fileSystemPath(sitePath), identity: nil, gzip: nil)
         location.identity = identity.flatMap { $0.kind == .regular ? $0 : nil }
-        location.gzip = FileStamp.of(path: location.gzipPath).flatMap { $0.kind == .regular ? $0 : nil }
+        location.gzip = FileStamp(path: location.gzipPath).flatMap { $0.kind == .regular ? $0 : nil }
         guard location.identity != nil || location.gzip != nil else { return nil }
         return location
     }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 import NIOPosix
 
 /// The current time in the two formats the transport writes, formatted at most once a second

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// A point in time with one-second resolution, as HTTP date fields carry it (RFC 9110 §5.6.7).
 ///

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// An open, read-only file descriptor shared by the cached resources and responses that send
 /// from it, closed when the last of them is gone.

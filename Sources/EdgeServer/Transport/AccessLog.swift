@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// Where the access log goes: one Common Log Format line per response,
 /// `host ident authuser [date] "request line" status bytes`, for example

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// The process's limit on open descriptors (`RLIMIT_NOFILE`, what `ulimit -n` shows), which
 /// bounds how many connections the server can hold.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 import Foundation
 
 /// The browser side of a site: the explorer page (`index.html` and the ES modules it imports)

@@ -1,5 +1,6 @@
 import ExportReader
 import PipelineLanguage
+import SystemSupport
 
 /// The inputs of a pipeline in the order a build reads them (config order, each pattern's
 /// matches in path order), laid end to end as one sequence of bytes, and that sequence cut into

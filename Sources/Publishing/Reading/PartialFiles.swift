@@ -4,6 +4,7 @@ import FirestoreModel
 import Foundation
 import JSONCore
 import PipelineLanguage
+import SystemSupport
 
 /// A map task's partial on disk, for the merge on another machine: in the partial directory,
 /// `shard-K-of-N.json` (the ``Header``) names its documents file, `shard-K-of-N.<run>.documents`

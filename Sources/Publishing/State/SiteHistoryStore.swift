@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 import Foundation
 
 /// Keeps `<output>/.bundlepress-state.json` in step with the published manifest.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 import Foundation
 
 /// Files written so that a crash leaves either the old or the new bytes: flushed before they are

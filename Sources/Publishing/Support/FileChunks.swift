@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// A file read a chunk at a time, into arrays used again for every chunk: with large buffers
 /// mapped apart from the heap (`HeapTuning`), a new one per chunk would be as many page faults

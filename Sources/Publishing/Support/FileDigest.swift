@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import ParallelWork
+import SystemSupport
 
 /// A file's content as a digest: what a build fingerprint hashes of its inputs, and what a
 /// partial records of the binary that wrote it.

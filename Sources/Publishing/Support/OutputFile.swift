@@ -1,10 +1,6 @@
 import CWriteback
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// A file being written for the site with POSIX calls: created (or truncated), appended to piece
 /// by piece, then flushed to disk and closed by ``finish()``. Released unfinished, it is closed

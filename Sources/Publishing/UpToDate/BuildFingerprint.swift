@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PipelineLanguage
+import SystemSupport
 
 /// What a build's output depends on, condensed, so that a cron run whose sources and published
 /// site are as the last build left them can finish at once (see ``SiteBuilder``).
