@@ -40,23 +40,21 @@ struct StableBundleURLs {
         HeaderPolicy(rules: rules + policy.rules, cors: policy.cors)
     }
 
-    /// Puts each copy in place (written beside it, then renamed over it), and removes the files
-    /// under a spec's stable folder that no bundle of this build has.
+    /// Puts each copy in place (``DurableFiles/replaceAtomically(path:with:)``, as the state and
+    /// the manifest are), and removes the files under a spec's stable folder that no bundle of
+    /// this build has.
     func write(into outputDirectory: String) throws(PublishError) {
         let files = FileManager.default
         for copy in copies {
             let target = (outputDirectory as NSString).appendingPathComponent(copy.path)
-            let staged = ((target as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).tmp")
+            let bytes: [UInt8]
             do {
                 try files.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try? files.removeItem(atPath: staged)
-                try files.copyItem(atPath: (outputDirectory as NSString).appendingPathComponent(copy.source), toPath: staged)
-                guard rename(staged, target) == 0 else { throw PublishError(path: target, message: String(cString: strerror(errno))) }
-            } catch let error as PublishError {
-                throw error
+                bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: (outputDirectory as NSString).appendingPathComponent(copy.source))))
             } catch {
                 throw PublishError(path: target, message: "cannot write the stable copy of \(copy.source): \(error.localizedDescription)")
             }
+            try DurableFiles.replaceAtomically(path: target, with: bytes)
         }
         let kept = Set(copies.map(\.path))
         let folders = Set(copies.map { ($0.path as NSString).pathComponents.prefix(2).joined(separator: "/") })
