@@ -364,7 +364,7 @@ struct PartialWriter: ~Copyable {
 }
 
 /// What tells the running binary from any other: its GNU build ID (which the linker derives
-/// from its content) where it has one, else the executable file's ``BuildFingerprint/contentDigest(of:)``,
+/// from its content) where it has one, else the executable file's ``FileDigest/contentDigest(of:)``,
 /// computed once.
 /// Partials from another binary are refused.
 enum BinaryDigest {
