@@ -190,7 +190,7 @@ public struct SiteBuilder: Sendable {
             if resolved.bundles[index].snapshots {
                 snapshots.append((planned.id, try BuiltSnapshot.build(
                     bundle: planned.id, entries: planned.entries, queries: queries, listed: resolved.bundles[index].documents, inputs: inputs,
-                    policy: policy, siteTime: plan.siteTime, audience: config.clients.bundleAudience)))
+                    policy: policy, siteTime: plan.siteTime, audience: config.clients.bundleAudience, scratchDirectory: scratch)))
             }
             built.append(try BuiltBundle.build(
                 consume planned, queries: queries, inputs: inputs, policy: policy, gzipLevel: config.gzipLevel,
