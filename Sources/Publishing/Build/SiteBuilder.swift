@@ -238,7 +238,7 @@ public struct SiteBuilder: Sendable {
                 try SiteAssets.installMissing(in: outputDirectory)
                 _ = try hosting.write(into: outputDirectory)
                 outcome = try publisher.publish(files: files, manifest: manifestData, history: history) { progress(.checkpoint($0)) }
-                try stable.write(into: outputDirectory)
+                try stable.write(into: outputDirectory, replacing: published?.manifest.bundles ?? [])
             } catch {
                 throw .publish(error)
             }
