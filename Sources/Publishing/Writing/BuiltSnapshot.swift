@@ -65,22 +65,22 @@ struct BuiltSnapshot: Sendable, Equatable {
 
     /// The snapshots of one bundle: one for each of `queries` (with the entries of `entries`
     /// whose queries name it) and one for each document of `listed` that exists, with each
-    /// document's fields in `inputs` as `policy` publishes them, and `siteTime` as every time the
+    /// document's fields in `setAside` as `policy` publishes them, and `siteTime` as every time the
     /// bundle text carries; written into `scratchDirectory`.
     static func build(
-        bundle id: String, entries: [ShipmentPlan.Entry], queries: [BundleSelection.NamedQuery], listed: [ResourcePath], inputs: LoadedInputs,
+        bundle id: String, entries: [ShipmentPlan.Entry], queries: [BundleSelection.NamedQuery], listed: [ResourcePath], setAside: SetAsideDocuments,
         policy: FieldPolicy, siteTime: Timestamp, audience: BundleAudience, scratchDirectory: String
     ) throws(BuildError) -> [BuiltSnapshot] {
         let listed = Set(listed)
-        var results: [String: [(document: Document, slot: LoadedInputs.Slot)]] = [:]
-        var documents: [(document: Document, slot: LoadedInputs.Slot)] = []
+        var results: [String: [(document: Document, slot: SetAsideDocuments.Slot)]] = [:]
+        var documents: [(document: Document, slot: SetAsideDocuments.Slot)] = []
         for entry in entries {
             guard case .existing(let document, let names, let slot, _) = entry else { continue }
             for name in names { results[name, default: []].append((document, slot)) }
             if listed.contains(document.path) { documents.append((document, slot)) }
         }
-        let database = inputs.store.database
-        var writers: [(source: Source, writer: BundleWriter, slots: [LoadedInputs.Slot])] = []
+        let database = setAside.database
+        var writers: [(source: Source, writer: BundleWriter, slots: [SetAsideDocuments.Slot])] = []
         do throws(BundleWriterError) {
             for query in queries {
                 var writer = try BundleWriter(id: "snapshot:\(query.name)", snapshotTime: siteTime, database: database, audience: audience)
@@ -101,7 +101,7 @@ struct BuiltSnapshot: Sendable, Equatable {
         var snapshots: [BuiltSnapshot] = []
         for (index, (source, writer, slots)) in writers.enumerated() {
             let path = "\(scratchDirectory)/snapshot.\(id).\(index).json"
-            snapshots.append(try snapshot(source, of: writer, slots: slots, inputs: inputs, policy: policy, into: path))
+            snapshots.append(try snapshot(source, of: writer, slots: slots, setAside: setAside, policy: policy, into: path))
         }
         return snapshots
     }
@@ -111,7 +111,7 @@ struct BuiltSnapshot: Sendable, Equatable {
     /// which goes in as a string escaped piece by piece (its metadata element first, counted
     /// before the body is encoded, as ``BundleFiles`` does).
     private static func snapshot(
-        _ source: Source, of writer: BundleWriter, slots: [LoadedInputs.Slot], inputs: LoadedInputs, policy: FieldPolicy, into path: String
+        _ source: Source, of writer: BundleWriter, slots: [SetAsideDocuments.Slot], setAside: SetAsideDocuments, policy: FieldPolicy, into path: String
     ) throws(BuildError) -> BuiltSnapshot {
         do throws(PublishError) {
             let file = try OutputFile(creating: path)
@@ -126,7 +126,7 @@ struct BuiltSnapshot: Sendable, Equatable {
                 try feed(json.bytes)
             }
             let counted = writer.metadataElement(totalBytes: try writer.bodyByteCount(encodedFieldsCount: { (index, document) throws(PublishError) in
-                try inputs.encodedFieldsCount(of: document, at: slots[index], as: policy)
+                try setAside.encodedFieldsCount(of: document, at: slots[index], as: policy)
             }))
             var json = JSONWriter()
             switch source {
@@ -142,7 +142,7 @@ struct BuiltSnapshot: Sendable, Equatable {
             try feed(json.bytes)
             try feedEscaped(counted.element)
             let encoded = try writer.encodeBody(documentsPerRun: 512, encodedFields: { (index, document) throws(PublishError) in
-                try inputs.encodedFields(of: document, at: slots[index], as: policy)
+                try setAside.encodedFields(of: document, at: slots[index], as: policy)
             }) { (run: [UInt8]) throws(PublishError) in try feedEscaped(run) }
             guard encoded.metadata == counted.metadata else {
                 throw PublishError(
