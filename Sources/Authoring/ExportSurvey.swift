@@ -2,6 +2,7 @@ import ExportReader
 import FirestoreModel
 import Foundation
 import Publishing
+import QueryEngine
 
 /// What `bundlepress init` finds in a user's exports: the inputs and their formats, the
 /// databases the documents name, each collection id's documents and fields (with their types
@@ -56,7 +57,14 @@ public struct ExportSurvey: Sendable {
     /// Each document's resource path, with the export it was first read from.
     private var seen: [String: String] = [:]
 
-    public init() {}
+    /// Every document read, when the survey was asked to keep them (`init --from-extension`
+    /// reads the spec documents and the values of the fields their parameters compare).
+    public private(set) var documents: DocumentStore?
+
+    /// A survey; with `keepingDocuments`, one that also keeps every document read in ``documents``.
+    public init(keepingDocuments: Bool = false) {
+        documents = keepingDocuments ? DocumentStore(database: Self.unnamed) : nil
+    }
 
     /// The database most documents name, or nil when the exports name none.
     public var database: DatabaseID? {
@@ -102,6 +110,7 @@ public struct ExportSurvey: Sendable {
     private mutating func count(_ exported: ExportedDocument, from path: String) {
         let document = exported.document
         inventory.add(document, from: path)
+        documents?.insert(document)
         let name = document.path.description
         if let first = seen[name] {
             duplicateCount += 1
