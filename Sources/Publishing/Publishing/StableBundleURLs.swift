@@ -1,4 +1,5 @@
 import Foundation
+import Hosting
 import PipelineLanguage
 import SitePolicy
 
@@ -11,7 +12,8 @@ import SitePolicy
 /// served with revalidation: `max-age` is the spec's `clientCache` and `s-maxage` its
 /// `serverCache` (0 when unset, as the extension's function sends no caching header then), in
 /// every header file. Everything here is read from the manifest, so an up-to-date build renders
-/// the same header rules.
+/// the same header rules. On Netlify the extension's own URLs, `/bundles/<specId>?param=value`,
+/// are rewritten to the stable paths by a marked block of `_redirects` (``NetlifyQueryRedirects``).
 struct StableBundleURLs {
     /// One copy: the stable path, relative to the output, and the bundle's published URL.
     struct Copy: Equatable {
@@ -22,6 +24,8 @@ struct StableBundleURLs {
     let copies: [Copy]
     /// The header rules of the stable paths, one per spec, before the site's own.
     let rules: [HeaderRule]
+    /// The query-string rewrites of the specs with parameters, for Netlify.
+    let redirects: NetlifyQueryRedirects
 
     init(manifest: [Manifest.Entry]) {
         copies = manifest.compactMap { entry in entry.stableURL.map { Copy(path: $0, source: entry.url) } }
@@ -33,6 +37,13 @@ struct StableBundleURLs {
             guard let pattern = try? PathPattern(text), let field = try? HeaderField(validatingName: "Cache-Control", value: value) else { return nil }
             return HeaderRule(pattern: pattern, fields: [field])
         }
+        var mappings: [(path: String, parameters: [String])] = []
+        for entry in manifest where entry.stableURL != nil {
+            guard let spec = entry.spec, let parameters = entry.specParameters, !parameters.isEmpty else { continue }
+            let mapping = (path: "/bundles/\(spec)", parameters: parameters.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            if !mappings.contains(where: { $0 == mapping }) { mappings.append(mapping) }
+        }
+        redirects = NetlifyQueryRedirects(mappings: mappings.enumerated().sorted { ($0.element.parameters.count, $1.offset) > ($1.element.parameters.count, $0.offset) }.map(\.element))
     }
 
     /// `policy` with the stable paths' rules first.
@@ -41,9 +52,10 @@ struct StableBundleURLs {
     }
 
     /// Puts each copy in place (``DurableFiles/replaceAtomically(path:with:)``, as the state and
-    /// the manifest are), and removes the files under a spec's stable folder that no bundle of
-    /// this build has.
+    /// the manifest are), removes the files under a spec's stable folder that no bundle of this
+    /// build has, and writes the `_redirects` block.
     func write(into outputDirectory: String) throws(PublishError) {
+        try writeRedirects(into: outputDirectory)
         let files = FileManager.default
         for copy in copies {
             let target = (outputDirectory as NSString).appendingPathComponent(copy.path)
@@ -68,5 +80,23 @@ struct StableBundleURLs {
                 }
             }
         }
+    }
+
+    /// Puts the `_redirects` block in place in the output's `_redirects` (the rest of the file
+    /// kept), or removes the block; the file is written only when its text changes.
+    func writeRedirects(into outputDirectory: String) throws(PublishError) {
+        let target = (outputDirectory as NSString).appendingPathComponent(NetlifyQueryRedirects.path)
+        let existing = FileManager.default.contents(atPath: target).map { String(decoding: $0, as: UTF8.self) }
+        let merged = redirects.merged(into: existing)
+        guard merged != existing else { return }
+        guard let merged else {
+            do {
+                try FileManager.default.removeItem(atPath: target)
+            } catch {
+                throw PublishError(path: target, message: "cannot remove the file, which held only bundlepress's rules: \(error.localizedDescription)")
+            }
+            return
+        }
+        try DurableFiles.replaceAtomically(path: target, with: Array(merged.utf8))
     }
 }
