@@ -100,3 +100,13 @@ struct StableBundleURLs {
         try DurableFiles.replaceAtomically(path: target, with: Array(merged.utf8))
     }
 }
+
+extension HeaderPolicy {
+    /// This policy with, first, the rules of the stable URLs of the spec bundles the site in
+    /// `outputDirectory` publishes, read from its manifest (none without one): the policy its
+    /// header files are rendered from, for `serve` to answer with the same.
+    public func withStableBundleURLs(ofSiteIn outputDirectory: String) -> HeaderPolicy {
+        let bundles = SitePublisher(outputDirectory: outputDirectory).publishedManifest().published?.manifest.bundles ?? []
+        return StableBundleURLs(manifest: bundles).policy(over: self)
+    }
+}
