@@ -76,14 +76,22 @@ public struct ExportSurvey: Sendable {
         let reader = ExportReader(target: Self.unnamed)
         let format = try reader.detectFormat(of: path)
         var count = 0
-        // Counted into a copy, kept only when the whole export reads: a file that fails half way
-        // (skipped by a scan) adds nothing.
-        var survey = self
-        let exportTime = try reader.read(path, format: format) { exported in
-            count += 1
-            survey.count(exported, from: path)
+        var kept: [Document] = []
+        let keeping = documents != nil
+        let exportTime: Timestamp?
+        do {
+            // Counted into a copy, kept only when the whole export reads: a file that fails half
+            // way (skipped by a scan) adds nothing. Its documents join the store after, when the
+            // copy is gone, so that the store is not copied.
+            var survey = self
+            exportTime = try reader.read(path, format: format) { exported in
+                count += 1
+                survey.count(exported, from: path)
+                if keeping { kept.append(exported.document) }
+            }
+            self = survey
         }
-        self = survey
+        for document in kept { documents?.insert(document) }
         if exportTime != nil { exportsRecordTheirTime = true }
         inputs.append(Input(path: path, format: format, documents: count))
         if let written = Self.modificationTime(of: path), newestExportWritten.map({ written > $0 }) ?? true { newestExportWritten = written }
@@ -110,7 +118,6 @@ public struct ExportSurvey: Sendable {
     private mutating func count(_ exported: ExportedDocument, from path: String) {
         let document = exported.document
         inventory.add(document, from: path)
-        documents?.insert(document)
         let name = document.path.description
         if let first = seen[name] {
             duplicateCount += 1
