@@ -235,10 +235,16 @@ public struct SiteBuilder: Sendable {
             outcome = publisher.changes(files: files, manifest: manifestData, history: history)
         } else {
             do throws(PublishError) {
+                let (owned, ledgerProblem) = try RetentionLedger.claim(
+                    claims(hosting: hosting) + stable.targets
+                        + files.map { OwnedFiles.Target(path: "bundles/\($0.name)", content: $0.content) }
+                        + [OwnedFiles.Target(path: Manifest.relativePath, content: .chunks([Array(manifestData)]))],
+                    outputDirectory: outputDirectory)
                 try SiteAssets.installMissing(in: outputDirectory)
                 _ = try hosting.write(into: outputDirectory)
                 outcome = try publisher.publish(files: files, manifest: manifestData, history: history) { progress(.checkpoint($0)) }
-                try stable.write(into: outputDirectory)
+                try stable.write(into: outputDirectory, owned: owned)
+                warnings += ledgerProblem.map { [$0] } ?? []
             } catch {
                 throw .publish(error)
             }
@@ -282,6 +288,13 @@ public struct SiteBuilder: Sendable {
         return report
     }
 
+    /// The files outside `bundles/` a build writes: the explorer assets the output lacks and the
+    /// header files, to claim before writing them (``OwnedFiles``).
+    private func claims(hosting: HostingFiles) -> [OwnedFiles.Target] {
+        SiteAssets.missing(in: outputDirectory).map { OwnedFiles.Target(path: $0.name, content: nil) }
+            + hosting.files.map { OwnedFiles.Target(path: $0.path, content: .chunks([$0.bytes])) }
+    }
+
     /// The answer of a build that found nothing changed: the last report with every bundle
     /// unchanged, after what a full build would still do (retention, missing header files and
     /// explorer assets put back).
@@ -291,7 +304,9 @@ public struct SiteBuilder: Sendable {
             throw .publish(PublishError(path: outputDirectory, message: "the manifest disappeared while checking it"))
         }
         let hosting = HostingFiles(policy: StableBundleURLs(manifest: published.manifest.bundles).policy(over: config.headerPolicy), publicDirectory: config.output)
+        let ledgerProblem: String?
         do throws(PublishError) {
+            ledgerProblem = try RetentionLedger.claim(claims(hosting: hosting), outputDirectory: outputDirectory).problem
             try SiteAssets.installMissing(in: outputDirectory)
             _ = try hosting.write(into: outputDirectory)
         } catch {
@@ -314,7 +329,7 @@ public struct SiteBuilder: Sendable {
         // What the data and the config still say (the lock, the previous state and retention
         // speak of the run that wrote them, and are said anew).
         report.warnings = warnings + last.dataWarnings.map(\.description) + last.exposure.map(\.description) + last.budgetWarnings.map(\.description)
-            + hosting.warnings.filter { !($0.rule?.hasPrefix("built-in ") ?? false) }.map(\.description) + retention.warnings
+            + hosting.warnings.filter { !($0.rule?.hasPrefix("built-in ") ?? false) }.map(\.description) + (ledgerProblem.map { [$0] } ?? []) + retention.warnings
         report.seconds = (clock.now - started).seconds
         report.timings = BuildReport.Timings(read: report.seconds, bundles: 0, publish: 0)
         return report

@@ -17,6 +17,14 @@ public enum SiteAssets {
     /// Every file, sorted by name.
     public static var files: [File] { embedded }
 
+    /// The files the output directory lacks.
+    static func missing(in outputDirectory: String) -> [File] {
+        files.filter { file in
+            var info = stat()
+            return lstat((outputDirectory as NSString).appendingPathComponent(file.name), &info) != 0
+        }
+    }
+
     /// Writes every file the output directory lacks; files already there (including ones the
     /// site owner changed) are left as they are. Each file appears whole or not at all.
     /// - Returns: the names of the files written.
@@ -27,14 +35,10 @@ public enum SiteAssets {
         } catch {
             throw PublishError(path: outputDirectory, message: "cannot create the output directory: \(error.localizedDescription)")
         }
-        var written: [String] = []
-        for file in files {
-            let target = (outputDirectory as NSString).appendingPathComponent(file.name)
-            var info = stat()
-            guard lstat(target, &info) != 0 else { continue }
-            try DurableFiles.replaceAtomically(path: target, with: Array(file.contents.utf8))
-            written.append(file.name)
+        let missing = missing(in: outputDirectory)
+        for file in missing {
+            try DurableFiles.replaceAtomically(path: (outputDirectory as NSString).appendingPathComponent(file.name), with: Array(file.contents.utf8))
         }
-        return written
+        return missing.map(\.name)
     }
 }

@@ -40,10 +40,13 @@ struct StableBundleURLs {
         HeaderPolicy(rules: rules + policy.rules, cors: policy.cors)
     }
 
+    /// The files ``write(into:owned:)`` puts in place, to claim before (``OwnedFiles``).
+    var targets: [OwnedFiles.Target] { copies.map { OwnedFiles.Target(path: $0.path, content: nil) } }
+
     /// Puts each copy in place (``DurableFiles/replaceAtomically(path:with:)``, as the state and
     /// the manifest are), and removes the files under a spec's stable folder that no bundle of
-    /// this build has.
-    func write(into outputDirectory: String) throws(PublishError) {
+    /// this build has, of those BundlePress wrote (`owned`).
+    func write(into outputDirectory: String, owned: OwnedFiles) throws(PublishError) {
         let files = FileManager.default
         for copy in copies {
             let target = (outputDirectory as NSString).appendingPathComponent(copy.path)
@@ -63,7 +66,7 @@ struct StableBundleURLs {
             for relative in (files.enumerator(atPath: root)?.allObjects as? [String]) ?? [] {
                 let path = "\(folder)/\(relative)"
                 var isDirectory: ObjCBool = false
-                if files.fileExists(atPath: (outputDirectory as NSString).appendingPathComponent(path), isDirectory: &isDirectory), !isDirectory.boolValue, !kept.contains(path) {
+                if files.fileExists(atPath: (outputDirectory as NSString).appendingPathComponent(path), isDirectory: &isDirectory), !isDirectory.boolValue, !kept.contains(path), owned.owns(path) {
                     try? files.removeItem(atPath: (outputDirectory as NSString).appendingPathComponent(path))
                 }
             }
