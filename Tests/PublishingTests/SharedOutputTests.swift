@@ -1,4 +1,5 @@
 import Foundation
+import Hosting
 import Testing
 @testable import Publishing
 
@@ -23,6 +24,26 @@ struct SharedOutputTests {
             #expect(publish.path == theirs)
             #expect(publish.message.contains("did not write") && publish.message.contains("move the file away"))
             #expect(try String(contentsOfFile: theirs, encoding: .utf8) == "{\"their\": \"manifest\"}")
+        }
+    }
+
+    @Test func theSiteHeaderRulesStayAndBundlePressRulesGoInTheirBlock() throws {
+        try withSmallSite { dir, config in
+            let theirs = "/*\n  X-Frame-Options: DENY\n  Content-Security-Policy: default-src 'self'\n"
+            try dir.write("site/_headers", theirs)
+            _ = try build(config: config)
+            let first = try String(contentsOfFile: dir.file("site/_headers"), encoding: .utf8)
+            #expect(first.hasPrefix(theirs + "\n\(MarkedBlock.startLine)\n"))
+            #expect(first.hasSuffix("\(MarkedBlock.endLine)\n") && first.contains("/bundles/manifest.json\n"))
+
+            // New rules replace the block in place; lines the site added after it stay.
+            try dir.write("site/_headers", first + "/news/*\n  Cache-Control: no-cache\n")
+            try dir.write("pipeline.yml", SmallSite.config + "headers:\n  - source: \"/bundles/**\"\n    headers: {X-Robots-Tag: noindex}\n")
+            _ = try build(config: config)
+            let second = try String(contentsOfFile: dir.file("site/_headers"), encoding: .utf8)
+            #expect(second.hasPrefix(theirs + "\n\(MarkedBlock.startLine)\n") && second.contains("X-Robots-Tag: noindex"))
+            #expect(second.hasSuffix("\(MarkedBlock.endLine)\n/news/*\n  Cache-Control: no-cache\n"))
+            #expect(second.components(separatedBy: MarkedBlock.startLine).count == 2)
         }
     }
 

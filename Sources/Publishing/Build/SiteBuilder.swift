@@ -289,10 +289,11 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The files outside `bundles/` a build writes: the explorer assets the output lacks and the
-    /// header files, to claim before writing them (``OwnedFiles``).
+    /// header files but `_headers` (whose site rules stay: ``MarkedBlock``), to claim before
+    /// writing them (``OwnedFiles``).
     private func claims(hosting: HostingFiles) -> [OwnedFiles.Target] {
         SiteAssets.missing(in: outputDirectory).map { OwnedFiles.Target(path: $0.name, content: nil) }
-            + hosting.files.map { OwnedFiles.Target(path: $0.path, content: .chunks([$0.bytes])) }
+            + hosting.files.filter { !$0.isShared }.map { OwnedFiles.Target(path: $0.path, content: .chunks([$0.bytes])) }
     }
 
     /// The answer of a build that found nothing changed: the last report with every bundle
