@@ -14,6 +14,37 @@ private func withSmallSite(_ body: (TemporaryDirectory, String) throws -> Void) 
 /// replaces or deletes a file it did not write.
 @Suite("An output folder shared with a site generator")
 struct SharedOutputTests {
+    /// The issue's "done when": another site's `index.html`, assets and `_headers` stay byte for
+    /// byte (rules kept, the block added), and nothing is written outside `bundles/`, `_headers`
+    /// and dot files, at the first build and the next ones.
+    @Test func anotherSitesFilesStayAndNothingIsWrittenBesideThem() throws {
+        try withSmallSite { dir, config in
+            let theirs: [String: String] = [
+                "site/index.html": "<!doctype html><title>Their site</title><script src=\"/assets/app.js\"></script>\n",
+                "site/assets/app.js": "console.log('their app');\n",
+                "site/assets/style.css": "body { color: black }\n",
+                "site/news/first/index.html": "<p>their article</p>\n",
+                "site/explorer.js": "// their own file named like an explorer module\n",
+                "site/_headers": "/*\n  X-Frame-Options: DENY\n  Content-Security-Policy: default-src 'self'\n",
+            ]
+            for (path, text) in theirs { try dir.write(path, text) }
+            let site = TemporaryDirectory(existing: dir.file("site"))
+            let before = try site.snapshot()
+            _ = try build(config: config)
+            try dir.write("data.ndjson", SmallSite.data.replacingOccurrences(of: "\"Demo\"", with: "\"Demo 2\""))
+            _ = try build(config: config)
+            let after = try site.snapshot()
+            for (path, bytes) in before where path != "_headers" {
+                #expect(after[path] == bytes, "\(path) changed")
+            }
+            let headers = try #require(after["_headers"].map { String(decoding: $0, as: UTF8.self) })
+            #expect(headers.hasPrefix(theirs["site/_headers"]! + "\n\(MarkedBlock.startLine)\n") && headers.hasSuffix("\(MarkedBlock.endLine)\n"))
+            let added = Set(after.keys).subtracting(before.keys)
+            #expect(added.filter { !$0.hasPrefix("bundles/") && !$0.hasPrefix(".") } == [])
+            #expect(added.contains("bundles/manifest.json") && added.contains("bundles/bundlepress.js"))
+        }
+    }
+
     @Test func aFileInTheWayOfOneBundlePressWritesFailsTheBuildAndStays() throws {
         try withSmallSite { dir, config in
             let theirs = try dir.write("site/bundles/manifest.json", "{\"their\": \"manifest\"}")

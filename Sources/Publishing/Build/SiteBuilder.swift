@@ -12,7 +12,7 @@ import QueryEngine
 /// A build whose inputs, config, binary and published site are as the last build left them
 /// (their ``BuildFingerprint`` matches the one recorded then) builds nothing: it answers with the
 /// last report, marked ``BuildReport/upToDate``, after the retention sweep and putting back
-/// missing header files or explorer assets, as a full build would.
+/// missing header files, the loader or the explorer, as a full build would.
 public struct SiteBuilder: Sendable {
     public let config: PipelineConfig
     /// Where to publish; the config's `output:` (relative to the config) unless overridden.
@@ -240,7 +240,7 @@ public struct SiteBuilder: Sendable {
                         + files.map { OwnedFiles.Target(path: "bundles/\($0.name)", content: $0.content) }
                         + [OwnedFiles.Target(path: Manifest.relativePath, content: .chunks([Array(manifestData)]))],
                     outputDirectory: outputDirectory)
-                try SiteAssets.installMissing(in: outputDirectory)
+                try SiteAssets.write(explorer: config.explorer, into: outputDirectory)
                 _ = try hosting.write(into: outputDirectory)
                 outcome = try publisher.publish(files: files, manifest: manifestData, history: history) { progress(.checkpoint($0)) }
                 try stable.write(into: outputDirectory, owned: owned)
@@ -288,11 +288,11 @@ public struct SiteBuilder: Sendable {
         return report
     }
 
-    /// The files outside `bundles/` a build writes: the explorer assets the output lacks and the
-    /// header files but `_headers` (whose site rules stay: ``MarkedBlock``), to claim before
-    /// writing them (``OwnedFiles``).
+    /// The files a build writes besides the bundles, snapshots and manifest: the loader, the
+    /// explorer page when `explorer:` asks for it, and the header files but `_headers` (whose
+    /// site rules stay: ``MarkedBlock``), to claim before writing them (``OwnedFiles``).
     private func claims(hosting: HostingFiles) -> [OwnedFiles.Target] {
-        SiteAssets.missing(in: outputDirectory).map { OwnedFiles.Target(path: $0.name, content: nil) }
+        SiteAssets.outputFiles(explorer: config.explorer).map { OwnedFiles.Target(path: $0.path, content: .chunks([$0.bytes])) }
             + hosting.files.filter { !$0.isShared }.map { OwnedFiles.Target(path: $0.path, content: .chunks([$0.bytes])) }
     }
 
@@ -308,7 +308,7 @@ public struct SiteBuilder: Sendable {
         let ledgerProblem: String?
         do throws(PublishError) {
             ledgerProblem = try RetentionLedger.claim(claims(hosting: hosting), outputDirectory: outputDirectory).problem
-            try SiteAssets.installMissing(in: outputDirectory)
+            try SiteAssets.write(explorer: config.explorer, into: outputDirectory)
             _ = try hosting.write(into: outputDirectory)
         } catch {
             throw .publish(error)

@@ -12,17 +12,8 @@ extension HostingFiles {
         var written: [String] = []
         for file in files {
             let target = (outputDirectory as NSString).appendingPathComponent(file.path)
-            let directory = (target as NSString).deletingLastPathComponent
-            let existing = FileManager.default.contents(atPath: target).map(Array.init)
-            let bytes = file.isShared ? try Self.placingBlock(file.bytes, in: existing, path: target) : file.bytes
-            guard existing != bytes else { continue }
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw PublishError(path: directory, message: "cannot create the directory: \(error.localizedDescription)")
-            }
-            try DurableFiles.replaceAtomically(path: target, with: bytes)
-            written.append(file.path)
+            let bytes = file.isShared ? try Self.placingBlock(file.bytes, in: FileManager.default.contents(atPath: target).map(Array.init), path: target) : file.bytes
+            if try DurableFiles.replaceIfChanged(path: target, with: bytes) { written.append(file.path) }
         }
         return written
     }
