@@ -88,6 +88,27 @@ import Testing
         }
     }
 
+    /// A directory URL (`/`, `/news/slug/`) gets on the host the fields `bundlepress serve` sends
+    /// for its index page. (nginx looks its locations up again for the index page itself.)
+    @Test(arguments: [Host.netlify, .cloudflarePages, .firebaseHosting])
+    func directoryURLsGetTheFieldsOfTheirIndexPages(host: Host) throws {
+        let policy = try parseConfig("""
+            project: demo
+            inputs: [data.ndjson]
+            bundles:
+              - id: b
+                documents: [c/a]
+            headers:
+              - source: /news/*/index.html
+                headers: { Cache-Control: "public, max-age=10", X-Page: article }
+
+            """).headerPolicy
+        let evaluator = try host.evaluator(HostingFiles(policy: policy, publicDirectory: "site"))
+        for (url, page) in [("/", "/index.html"), ("/news/slug/", "/news/slug/index.html")] {
+            #expect(evaluator.response(forPath: url) == HostResponse.expected(policy, path: page), "\(host) \(url)")
+        }
+    }
+
     @Test(arguments: Host.allCases)
     func whereAHostDiffersTheBuildNamesTheRule(host: Host) throws {
         let files = HostingFiles(policy: Self.policy, publicDirectory: "site")
