@@ -12,12 +12,7 @@ import Testing
     /// A site's own rules over the defaults, and CORS for another origin on two patterns.
     static let policy: HeaderPolicy = {
         do {
-            return try parseConfig("""
-                project: demo
-                inputs: [data.ndjson]
-                bundles:
-                  - id: b
-                    documents: [c/a]
+            return try policy(headerSettings: """
                 headers:
                   - source: /bundles/manifest.json
                     headers: { Cache-Control: "public, max-age=30, s-maxage=120" }
@@ -27,11 +22,16 @@ import Testing
                   allow_origin: "https://app.example.com"
                   paths: ["/bundles/**", "/data/**/*.json"]
 
-                """).headerPolicy
+                """)
         } catch {
             preconditionFailure("the test config does not parse: \(error)")
         }
     }()
+
+    /// The header policy of a one-bundle config with `settings` (its `headers:` and `cors:`).
+    static func policy(headerSettings settings: String) throws -> HeaderPolicy {
+        try parseConfig("project: demo\ninputs: [data.ndjson]\nbundles:\n  - id: b\n    documents: [c/a]\n" + settings).headerPolicy
+    }
 
     static let hashedBundle = "/bundles/front-page.439cfd870e789558.bundle"
     /// One path per kind of file a site holds, and one per rule and CORS pattern.
@@ -92,17 +92,12 @@ import Testing
     /// for its index page. (nginx looks its locations up again for the index page itself.)
     @Test(arguments: [Host.netlify, .cloudflarePages, .firebaseHosting])
     func directoryURLsGetTheFieldsOfTheirIndexPages(host: Host) throws {
-        let policy = try parseConfig("""
-            project: demo
-            inputs: [data.ndjson]
-            bundles:
-              - id: b
-                documents: [c/a]
+        let policy = try Self.policy(headerSettings: """
             headers:
               - source: /news/*/index.html
                 headers: { Cache-Control: "public, max-age=10", X-Page: article }
 
-            """).headerPolicy
+            """)
         let evaluator = try host.evaluator(HostingFiles(policy: policy, publicDirectory: "site"))
         for (url, page) in [("/", "/index.html"), ("/news/slug/", "/news/slug/index.html")] {
             #expect(evaluator.response(forPath: url) == HostResponse.expected(policy, path: page), "\(host) \(url)")
