@@ -158,13 +158,18 @@ struct Serve: AsyncParsableCommand {
     /// This process's folder in the temporary directory for the explorer page from the binary.
     private static let explorerDirectory = (NSTemporaryDirectory() as NSString).appendingPathComponent("bundlepress-explorer-\(getpid())")
 
-    /// Writes the explorer page (``SiteAssets``) into ``explorerDirectory``, once; false when it
-    /// cannot (the site is served without it).
+    /// Where the explorer from the binary is always found, even on a site with an `index.html`
+    /// of its own.
+    static let explorerPath = "_bundlepress/explorer"
+
+    /// Writes the explorer page (``SiteAssets``) into ``explorerDirectory``, once, at its root
+    /// and in ``explorerPath``; false when it cannot (the site is served without it).
     private static let explorerPage: Bool = {
         do {
-            try FileManager.default.createDirectory(atPath: explorerDirectory, withIntermediateDirectories: true)
-            for file in SiteAssets.files {
-                try Data(file.contents.utf8).write(to: URL(fileURLWithPath: (explorerDirectory as NSString).appendingPathComponent(file.name)))
+            for file in SiteAssets.outputFiles(explorer: "") + SiteAssets.outputFiles(explorer: explorerPath) where !file.path.hasPrefix("bundles/") {
+                let path = (explorerDirectory as NSString).appendingPathComponent(file.path)
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(file.bytes).write(to: URL(fileURLWithPath: path))
             }
             return true
         } catch {

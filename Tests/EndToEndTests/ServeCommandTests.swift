@@ -93,6 +93,8 @@ struct ServeCommandTests {
         let (page, pageResponse) = try await URLSession.shared.data(from: base)
         #expect((pageResponse as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: page, as: UTF8.self).contains("<title>BundlePress explorer</title>"))
+        let (always, _) = try await URLSession.shared.data(from: base.appendingPathComponent("_bundlepress/explorer/index.html"))
+        #expect(String(decoding: always, as: UTF8.self).contains(#"<meta name="bundlepress-manifest" content="../../bundles/manifest.json">"#))
         let (_, script) = try await URLSession.shared.data(from: base.appendingPathComponent("explorer.js"))
         #expect((script as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/javascript") == true)
         #expect(try await server.stop(SIGINT) == 0)

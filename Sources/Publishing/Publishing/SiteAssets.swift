@@ -27,7 +27,7 @@ public enum SiteAssets {
     /// The files a build writes, by path relative to the output: the loader under `bundles/`,
     /// and with `explorer` (a folder inside the output, `""` for the output itself) the
     /// explorer page's files there, the page pointed at the site's manifest.
-    static func outputFiles(explorer: String?) -> [(path: String, bytes: [UInt8])] {
+    public static func outputFiles(explorer: String?) -> [(path: String, bytes: [UInt8])] {
         let loader = files.filter { $0.name == loaderName }.map { ("bundles/\($0.name)", Array($0.contents.utf8)) }
         guard let explorer else { return loader }
         let depth = explorer.split(separator: "/").count
