@@ -4,7 +4,7 @@
 Starts the server on a free loopback port over the example site, waits for its
 "Serving ... at URL" line, then runs `redbot -o har` on the manifest, the first
 bundle of the manifest (REDbot checks gzip negotiation itself) and the HTML
-page (the explorer, which `bundlepress build` installs). Prints every WARN note and fails when
+page (the explorer, which `bundlepress serve` shows from the binary). Prints every WARN note and fails when
 any note is BAD (REDbot's error level) or REDbot cannot check a URL.
 
 Usage: scripts/check_serving.py [path/to/bundlepress] [site-dir]

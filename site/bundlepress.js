@@ -7,7 +7,7 @@
 // once per Firestore instance, and returns the query to run against the local cache.
 //
 //   import { getFirestore, loadBundle, namedQuery, getDocsFromCache } from 'firebase/firestore';
-//   import { loadNamedQuery } from 'https://example.com/bundlepress.js';
+//   import { loadNamedQuery } from 'https://example.com/bundles/bundlepress.js';
 //   const query = await loadNamedQuery(getFirestore(app), {
 //     manifestUrl: 'https://example.com/bundles/manifest.json', name: 'latest-stories', loadBundle, namedQuery });
 //   const snapshot = await getDocsFromCache(query);

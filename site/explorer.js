@@ -90,7 +90,9 @@ function headerFacts(response) {
 }
 
 async function start() {
-  const manifestUrl = new URLSearchParams(location.search).get('manifest') ?? 'bundles/manifest.json';
+  // The build points the page at the site's manifest when it writes the explorer into a folder.
+  const published = document.querySelector('meta[name="bundlepress-manifest"]')?.getAttribute('content') ?? 'bundles/manifest.json';
+  const manifestUrl = new URLSearchParams(location.search).get('manifest') ?? published;
   try {
     // Revalidate (a 304 when unchanged): the explorer should show the latest build.
     const { manifest, url, response } = await readManifest(manifestUrl, { cache: 'no-cache' });

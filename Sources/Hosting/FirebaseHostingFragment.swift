@@ -35,7 +35,9 @@ struct FirebaseHostingFragment {
         var entries = [Entry(regex: Self.everyPath, fields: plan.commonFields)]
         for rule in plan.rules.reversed() {
             let regex = PathRegex(rule.pattern, label: rule.label, file: Self.path, host: .firebaseHosting, warnings: &warnings)
-            entries.append(Entry(regex: regex.anchored, fields: rule.fields))
+            // With the directory URLs Hosting serves the rule's index pages at.
+            let anchored = DirectoryIndex.regexBody(of: rule.pattern).map { "^(?:\(regex.body)|\($0))$" } ?? regex.anchored
+            entries.append(Entry(regex: anchored, fields: rule.fields))
         }
         warnings += plan.leaks.map { .leak($0, file: Self.path, hosts: [.firebaseHosting]) }
         if !plan.corsPatterns.isEmpty {

@@ -5,7 +5,7 @@ import SitePolicy
 ///
 /// | file (in the output directory) | read by |
 /// |---|---|
-/// | `_headers` | Netlify, Cloudflare Pages (it must sit at the publish root) |
+/// | `_headers` | Netlify, Cloudflare Pages (it must sit at the publish root); shared with the site's own rules (``MarkedBlock``) |
 /// | `.bundlepress-hosting/firebase-hosting.json` | Firebase Hosting: merged into the project's `firebase.json` |
 /// | `.bundlepress-hosting/nginx.conf` | nginx: included in the site's `server { }` |
 ///
@@ -17,8 +17,11 @@ public struct HostingFiles: Sendable {
     public struct File: Sendable, Equatable {
         /// The path relative to the output directory, `/`-separated.
         public var path: String
-        /// The file's bytes (UTF-8 text).
+        /// The file's bytes (UTF-8 text); for a shared file, the block's.
         public var bytes: [UInt8]
+        /// True for a file the site keeps rules of its own in (`_headers`): ``bytes`` go into
+        /// its ``MarkedBlock`` and the rest of the file stays the site's.
+        public var isShared = false
     }
 
     /// The files, in the order of the table above.
@@ -37,7 +40,7 @@ public struct HostingFiles: Sendable {
         let firebase = FirebaseHostingFragment(plan: plan, publicDirectory: publicDirectory)
         let nginx = NginxLocationSnippet(plan: plan)
         files = [
-            File(path: NetlifyHeadersFile.path, bytes: Array(headers.text.utf8)),
+            File(path: NetlifyHeadersFile.path, bytes: Array(headers.text.utf8), isShared: true),
             File(path: FirebaseHostingFragment.path, bytes: firebase.bytes),
             File(path: NginxLocationSnippet.path, bytes: Array(nginx.text.utf8)),
         ]

@@ -39,22 +39,25 @@ struct NetlifyHeadersFile {
         var warnings: [HostingWarning] = []
         var namesSetAbove: [String] = []
         for rule in plan.rules.reversed() {
-            let path = SplatPath(rule.pattern)
-            if let index = blocks.firstIndex(where: { $0.path == path.text }) {
-                // A path may appear once (Cloudflare Pages keeps the first block's position
-                // with the last one's fields); this rule is tried first, so it replaces that one.
-                let replaced = blocks.remove(at: index)
-                if let shadowed = replaced.rule, shadowed.fields != rule.fields {
-                    warnings.append(HostingWarning(
-                        file: Self.path, hosts: Self.hosts, rule: shadowed.label,
-                        message: "written as \(path.text), the same path as \(rule.label), which comes first; "
-                            + "its paths get the fields of that rule instead"))
-                }
-            }
             let detach = namesSetAbove.map { "! \($0)" }
             let lines = Self.fieldLines(rule.fields, label: rule.label, warnings: &warnings)
-            blocks.append(Block(
-                labels: [rule.label], path: path.text, lines: detach + lines, rule: rule, widening: .widened(path, label: rule.label)))
+            // The rule's paths, then the directory URLs hosts serve its index pages at.
+            let directories = DirectoryIndex.splatPaths(of: rule.pattern)
+            for path in [SplatPath(rule.pattern)] + directories {
+                if let index = blocks.firstIndex(where: { $0.path == path.text }) {
+                    // A path may appear once (Cloudflare Pages keeps the first block's position
+                    // with the last one's fields); this rule is tried first, so it replaces that one.
+                    let replaced = blocks.remove(at: index)
+                    if let shadowed = replaced.rule, shadowed.fields != rule.fields {
+                        warnings.append(HostingWarning(
+                            file: Self.path, hosts: Self.hosts, rule: shadowed.label,
+                            message: "written as \(path.text), the same path as \(rule.label), which comes first; "
+                                + "its paths get the fields of that rule instead"))
+                    }
+                }
+                let label = path.text == SplatPath(rule.pattern).text ? rule.label : "\(rule.label), at its directory URLs"
+                blocks.append(Block(labels: [label], path: path.text, lines: detach + lines, rule: rule, widening: .widened(path, label: rule.label)))
+            }
             for field in rule.fields where !namesSetAbove.contains(where: { $0.lowercased() == field.name.lowercased() }) {
                 namesSetAbove.append(field.name)
             }

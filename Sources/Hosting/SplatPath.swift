@@ -55,6 +55,19 @@ struct SplatPath {
         self.isExact = isExact
     }
 
+    private init(text: String, isExact: Bool) {
+        self.text = text
+        self.isExact = isExact
+    }
+
+    /// The site root's path, `/`, for a pattern of directories that includes it.
+    init(rootOf directories: PathPattern) {
+        self.init(text: "/", isExact: true)
+    }
+
+    /// The path with a `/` after it: the directory URLs of the directories it names.
+    var directory: SplatPath { SplatPath(text: text + "/", isExact: isExact) }
+
     /// A last segment with wildcards as its literal start, one splat, and its literal end.
     private static func splat(_ tokens: [GlobToken]) -> String {
         let tokens = starsAsWildcards(tokens)

@@ -9,7 +9,7 @@ extension PipelineConfig {
     static let topLevelKeys = [
         "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
         "retention", "budgets", "leavers", "previous", "fields", "redact", "exposure",
-        "headers", "cors", "warnings", "extension", "snapshots",
+        "headers", "cors", "warnings", "extension", "snapshots", "explorer",
     ]
 
     /// The keys of an `inputs:` item written as a mapping.
@@ -17,6 +17,23 @@ extension PipelineConfig {
 
     /// The keys of a `bundles:` item.
     static let bundleKeys = ["id", "documents", "queries", "max_bundle_bytes", "for_each", "fields", "redact", "snapshots"]
+
+    /// `explorer:`: a folder inside the output for the explorer page (`explorer/`; `.` for the
+    /// output itself), `/`-separated, without `..`, dot folders or `bundles`.
+    static func parseExplorer(_ node: ConfigNode) throws(ConfigError) -> String {
+        let text = try node.string()
+        let parts = text.split(separator: "/").filter { $0 != "." }
+        guard !text.hasPrefix("/"), !text.isEmpty else {
+            throw node.error("explorer must be a folder inside the output, such as explorer/ (or . for the output itself), found \"\(text)\"")
+        }
+        if let bad = parts.first(where: { $0.hasPrefix(".") }) {
+            throw node.error("explorer must be a folder inside the output without .. or dot folders (hidden from every host), found \"\(bad)\" in \"\(text)\"")
+        }
+        if parts.first == "bundles" {
+            throw node.error("explorer cannot be under bundles/, which holds the bundles only; use a folder such as explorer/")
+        }
+        return parts.joined(separator: "/")
+    }
 
     /// Reads and validates `pipeline.yml`. Every problem is a ``ConfigError`` naming the line.
     public static func load(file: String) throws(ConfigError) -> PipelineConfig {
@@ -101,6 +118,7 @@ extension PipelineConfig {
         }
 
         let output = try top["output"]?.string() ?? "site"
+        let explorer = try top["explorer"].map(parseExplorer)
         let gzipLevel = try top["gzip_level"]?.int(in: 1...12) ?? 6
         let clients = try top["clients"].map(parseClients) ?? .all
         let duplicates = try top["duplicates"].map { node throws(ConfigError) -> DuplicatePolicy in
@@ -189,6 +207,7 @@ extension PipelineConfig {
         config.fanOuts = fanOuts
         config.extensionConfig = extensionConfig
         config.retention = retention
+        config.explorer = explorer
         config.leavers = leavers
         config.fieldPolicy = fieldPolicy
         config.snapshots = snapshots

@@ -50,6 +50,10 @@ public struct PipelineConfig: Sendable {
     public var previous: PreviousSite?
     /// Bundle size limits (`budgets:`).
     public var budgets = SizeBudget()
+    /// `explorer:`: the folder inside the output the explorer page is written to (`""`: the
+    /// output itself), or nil (the default) for none: production output holds `bundles/`, the
+    /// header files and dot files only. `bundlepress serve` shows the explorer either way.
+    public var explorer: String?
     /// The response headers the site is served with (`headers:` and `cors:` over the defaults).
     public var headerPolicy: HeaderPolicy = .default
     /// `extension:`: the firestore-bundle-builder extension's specs to build, read from the inputs.

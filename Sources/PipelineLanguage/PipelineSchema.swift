@@ -31,6 +31,7 @@ public enum PipelineSchema {
                 "database": .string("The database id (default \"(default)\")."),
                 "snapshot_time": .string("When the export was taken (RFC 3339); every named query's read time. Default: the export's own time, else the newest updateTime."),
                 "output": .string("The site directory (default site)."),
+                "explorer": .string("A folder inside the output to write the explorer page to (explorer/, or . for the output itself); default: none (bundlepress serve shows it anyway)."),
                 "gzip_level": .integer("Compression level of the .gz copies, libdeflate's 1 (fastest) to 12 (smallest); default 6.", in: 1...12),
                 "clients": .array(.enumeration("A client platform the site's apps use.", ClientPlatform.allConfigNames), "The clients bundles are made for (default: all)."),
                 "duplicates": .enumeration("What a document found twice in the inputs does (default error).", DuplicatePolicy.allCases.map(\.rawValue)),

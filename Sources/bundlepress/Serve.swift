@@ -128,6 +128,8 @@ struct Serve: AsyncParsableCommand {
             await origin.shutdown()
             return
         }
+        // The explorer from the binary, for the paths the site has no file for.
+        defer { try? FileManager.default.removeItem(atPath: Self.explorerDirectory) }
         if watch {
             HeapTuning.applyForReadingExports()
             try await serveWatching(budget: budget, terminal: &terminal)
@@ -149,8 +151,31 @@ struct Serve: AsyncParsableCommand {
         // A new manifest on disk means "the site was redeployed": the edge purges everything.
         let edge =
             noEdge ? nil : EdgeConfiguration(watchedFile: (directory as NSString).appendingPathComponent("bundles/manifest.json"), memoryBudget: budget)
-        return ResponderChain.serve(origin: SiteOrigin(directory: directory, policy: policy), edge: edge)
+        let explorer = Self.explorerPage ? Self.explorerDirectory : nil
+        return ResponderChain.serve(origin: SiteOrigin(directory: directory, policy: policy, fallbackDirectory: explorer), edge: edge)
     }
+
+    /// This process's folder in the temporary directory for the explorer page from the binary.
+    private static let explorerDirectory = (NSTemporaryDirectory() as NSString).appendingPathComponent("bundlepress-explorer-\(getpid())")
+
+    /// Where the explorer from the binary is always found, even on a site with an `index.html`
+    /// of its own.
+    static let explorerPath = "_bundlepress/explorer"
+
+    /// Writes the explorer page (``SiteAssets``) into ``explorerDirectory``, once, at its root
+    /// and in ``explorerPath``; false when it cannot (the site is served without it).
+    private static let explorerPage: Bool = {
+        do {
+            for file in SiteAssets.outputFiles(explorer: "") + SiteAssets.outputFiles(explorer: explorerPath) where !file.path.hasPrefix("bundles/") {
+                let path = (explorerDirectory as NSString).appendingPathComponent(file.path)
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(file.bytes).write(to: URL(fileURLWithPath: path))
+            }
+            return true
+        } catch {
+            return false
+        }
+    }()
 
     /// `--watch`: the first build, then the server with live reload in front of the site while
     /// the watcher rebuilds; a rebuild that publishes or changes the header policy replaces the

@@ -25,7 +25,7 @@ struct CLITests {
             #expect(line.hasSuffix("(new)"), "\(line)")
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: example.file("site/bundles")).sorted()
-        #expect(files.count == 2 * exampleBundleIDs.count + 2, "\(files)")  // the bundles, their .gz copies, the manifest and snapshots/
+        #expect(files.count == 2 * exampleBundleIDs.count + 3, "\(files)")  // the bundles, their .gz copies, the manifest, the loader and snapshots/
         // A snapshot of each of the 13 named queries and of the 2 listed documents.
         #expect(try FileManager.default.contentsOfDirectory(atPath: example.file("site/bundles/snapshots")).count == 15)
         #expect(files.filter { $0.hasSuffix(".bundle.gz") }.count == exampleBundleIDs.count)

@@ -88,6 +88,15 @@ struct ServeCommandTests {
         #expect(http.value(forHTTPHeaderField: "X-Site") == "demo")
         #expect(http.value(forHTTPHeaderField: "Access-Control-Allow-Origin") == "*")
         #expect(body == (try Data(contentsOf: URL(fileURLWithPath: example.file("site/bundles/manifest.json")))))
+        // The explorer, which the build did not write (no explorer: in the config), from the binary.
+        #expect(!FileManager.default.fileExists(atPath: example.file("site/index.html")))
+        let (page, pageResponse) = try await URLSession.shared.data(from: base)
+        #expect((pageResponse as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: page, as: UTF8.self).contains("<title>BundlePress explorer</title>"))
+        let (always, _) = try await URLSession.shared.data(from: base.appendingPathComponent("_bundlepress/explorer/index.html"))
+        #expect(String(decoding: always, as: UTF8.self).contains(#"<meta name="bundlepress-manifest" content="../../bundles/manifest.json">"#))
+        let (_, script) = try await URLSession.shared.data(from: base.appendingPathComponent("explorer.js"))
+        #expect((script as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/javascript") == true)
         #expect(try await server.stop(SIGINT) == 0)
         #expect(server.stderr.contains("\"GET /bundles/manifest.json HTTP/1.1\" 200 "), "\(server.stderr)")
     }

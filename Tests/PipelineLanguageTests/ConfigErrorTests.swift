@@ -38,6 +38,15 @@ private let validBundles = """
 
     """
 
+/// `explorer:` values that are no folder inside the output (the value starts at line 3, column 11).
+private let explorerErrorCases: [ConfigErrorCase] = [
+    ("/srv/explorer", ["explorer must be a folder inside the output", "found \"/srv/explorer\""]),
+    ("tools/../x", ["without .. or dot folders", "found \"..\""]),
+    ("bundles/explorer", ["explorer cannot be under bundles/"]),
+].map { value, fragments in
+    ConfigErrorCase(name: "explorer: \(value)", yaml: "project: demo\ninputs: [data.ndjson]\nexplorer: \(value)\n" + validBundles, line: 3, column: 11, fragments: fragments)
+}
+
 let configErrorCases: [ConfigErrorCase] = [
     ConfigErrorCase(
         name: "unknown top-level key",
@@ -164,7 +173,7 @@ let configErrorCases: [ConfigErrorCase] = [
 
 @Suite("pipeline.yml errors")
 struct ConfigErrorTests {
-    @Test(arguments: configErrorCases + cronConfigErrorCases + fanOutConfigErrorCases)
+    @Test(arguments: configErrorCases + cronConfigErrorCases + fanOutConfigErrorCases + explorerErrorCases)
     func reportsWhereAndWhat(_ testCase: ConfigErrorCase) throws {
         let error = try #require(configError(testCase.yaml))
         #expect(error.location == SourceLocation(file: "pipeline.yml", line: testCase.line, column: testCase.column), "\(error)")

@@ -47,7 +47,7 @@ import Testing
         ([], [
             "project", "database", "snapshot_time", "output", "gzip_level", "clients", "duplicates", "inputs", "bundles",
             "retention", "budgets", "leavers", "previous", "fields", "redact", "exposure", "warnings", "headers", "cors",
-            "extension", "snapshots",
+            "extension", "snapshots", "explorer",
         ]),
         (["inputs", "[]"], ["path", "format", "hints"]),
         (["inputs", "[]", "hints"], ["doubles", "timestamps", "geopoints", "references", "bytes"]),

@@ -45,7 +45,7 @@ struct BuildTests {
         // All but the build record, which holds the report (timings, the output's path).
         let one = try TemporaryDirectory(existing: dir.file("one")).snapshot().filter { $0.key != BuildRecord.fileName }
         let two = try TemporaryDirectory(existing: dir.file("two")).snapshot().filter { $0.key != BuildRecord.fileName }
-        #expect(one.keys.filter { $0.hasPrefix("bundles/") }.count == 9)  // 2 × (.bundle + .bundle.gz) + manifest + 4 snapshots
+        #expect(one.keys.filter { $0.hasPrefix("bundles/") }.count == 10)  // 2 × (.bundle + .bundle.gz) + manifest + 4 snapshots + bundlepress.js
         #expect(Set(one.keys) == Set(two.keys))
         for (name, bytes) in one {
             #expect(two[name] == bytes, "\(name) differs between two builds")

@@ -12,12 +12,7 @@ import Testing
     /// A site's own rules over the defaults, and CORS for another origin on two patterns.
     static let policy: HeaderPolicy = {
         do {
-            return try parseConfig("""
-                project: demo
-                inputs: [data.ndjson]
-                bundles:
-                  - id: b
-                    documents: [c/a]
+            return try policy(headerSettings: """
                 headers:
                   - source: /bundles/manifest.json
                     headers: { Cache-Control: "public, max-age=30, s-maxage=120" }
@@ -27,11 +22,16 @@ import Testing
                   allow_origin: "https://app.example.com"
                   paths: ["/bundles/**", "/data/**/*.json"]
 
-                """).headerPolicy
+                """)
         } catch {
             preconditionFailure("the test config does not parse: \(error)")
         }
     }()
+
+    /// The header policy of a one-bundle config with `settings` (its `headers:` and `cors:`).
+    static func policy(headerSettings settings: String) throws -> HeaderPolicy {
+        try parseConfig("project: demo\ninputs: [data.ndjson]\nbundles:\n  - id: b\n    documents: [c/a]\n" + settings).headerPolicy
+    }
 
     static let hashedBundle = "/bundles/front-page.439cfd870e789558.bundle"
     /// One path per kind of file a site holds, and one per rule and CORS pattern.
@@ -85,6 +85,22 @@ import Testing
                 #expect(response[name] == expected[name], "\(host) \(path) \(name)")
             }
             #expect(response == expected, "\(host) \(path)")
+        }
+    }
+
+    /// A directory URL (`/`, `/news/slug/`) gets on the host the fields `bundlepress serve` sends
+    /// for its index page. (nginx looks its locations up again for the index page itself.)
+    @Test(arguments: [Host.netlify, .cloudflarePages, .firebaseHosting])
+    func directoryURLsGetTheFieldsOfTheirIndexPages(host: Host) throws {
+        let policy = try Self.policy(headerSettings: """
+            headers:
+              - source: /news/*/index.html
+                headers: { Cache-Control: "public, max-age=10", X-Page: article }
+
+            """)
+        let evaluator = try host.evaluator(HostingFiles(policy: policy, publicDirectory: "site"))
+        for (url, page) in [("/", "/index.html"), ("/news/slug/", "/news/slug/index.html")] {
+            #expect(evaluator.response(forPath: url) == HostResponse.expected(policy, path: page), "\(host) \(url)")
         }
     }
 
@@ -222,7 +238,9 @@ import Testing
         let onDisk = try site.snapshot()
         #expect(onDisk.keys.sorted() == changed.files.map(\.path).sorted())
         for file in changed.files {
-            #expect(onDisk[file.path].map(Array.init) == file.bytes)
+            let expected = file.isShared ? Array(try MarkedBlock.placing(String(decoding: file.bytes, as: UTF8.self), in: nil).utf8) : file.bytes
+            #expect(onDisk[file.path].map(Array.init) == expected)
         }
+        #expect(changed.files.filter(\.isShared).map(\.path) == ["_headers"])
     }
 }

@@ -92,6 +92,40 @@ struct RetentionTests {
         for name in keep { #expect(FileManager.default.fileExists(atPath: dir.file("site/bundles/\(name)")), "\(name) was deleted") }
     }
 
+    @Test func filesBundlePressDidNotWriteAreNeverDeleted() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let config = try SmallSite.write(into: dir, config: "retention: {builds: 0, min_age: 0s}\nsnapshots: false\n" + SmallSite.config)
+        // Named as BundlePress names its bundles, but another tool's.
+        let foreign = ["old.0123456789abcdef.bundle", "old.0123456789abcdef.bundle.gz"]
+        for name in foreign { try dir.write("site/bundles/\(name)", "another tool's") }
+        let first = try build(config: config)
+        let second = try buildWithTitle("Demo 2", dir, config: config)
+        #expect(first.retention == BuildReport.Retention(retained: [], deleted: []))
+        #expect(second.retention == BuildReport.Retention(retained: [], deleted: pair(first.bundles[0].file)))
+        for name in foreign { #expect(try String(contentsOfFile: dir.file("site/bundles/\(name)"), encoding: .utf8) == "another tool's") }
+    }
+
+    @Test func ledgerWithoutOwnedFilesInfersThemFromThePublishedSite() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let config = try SmallSite.write(into: dir, config: "retention: {builds: 0, min_age: 0s}\nsnapshots: false\n" + SmallSite.config)
+        let first = try build(config: config)
+        // As an older BundlePress left it: no owned_files.
+        let ledgerPath = dir.file("site/\(RetentionLedger.fileName)")
+        var ledger = try JSONDecoder().decode(RetentionLedger.self, from: Data(contentsOf: URL(fileURLWithPath: ledgerPath)))
+        #expect(ledger.owned?.contains("bundles/\(first.bundles[0].file)") == true)
+        ledger.owned = nil
+        let old = String(decoding: ledger.encoded(), as: UTF8.self)
+        #expect(!old.contains("owned_files"))
+        try dir.write("site/\(RetentionLedger.fileName)", old)
+        let second = try buildWithTitle("Demo 2", dir, config: config)
+        #expect(second.retention == BuildReport.Retention(retained: [], deleted: pair(first.bundles[0].file)))
+        let rewritten = try JSONDecoder().decode(RetentionLedger.self, from: Data(contentsOf: URL(fileURLWithPath: ledgerPath)))
+        #expect(rewritten.owned?.contains("bundles/\(second.bundles[0].file)") == true)
+        #expect(rewritten.owned?.contains("bundles/\(first.bundles[0].file)") == false)
+    }
+
     @Test func lostOrUnreadableStateKeepsOldFiles() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Publishing
 
-@Suite("Site assets: the explorer page and bundlepress.js in every output directory")
+@Suite("Site assets: bundlepress.js in every output directory, the explorer page where the config asks")
 struct SiteAssetsTests {
     /// The repository's `site/` (this file is Tests/PublishingTests/SiteAssetsTests.swift).
     static let siteSource = URL(fileURLWithPath: #filePath)
@@ -21,42 +21,29 @@ struct SiteAssetsTests {
         }
     }
 
-    @Test func installsWhatIsMissingAndKeepsWhatIsThere() throws {
-        let dir = try TemporaryDirectory()
-        defer { dir.remove() }
-        try dir.write("out/index.html", "<p>my own page</p>")
-
-        let written = try SiteAssets.installMissing(in: dir.file("out"))
-        #expect(written == SiteAssets.files.map(\.name).filter { $0 != "index.html" })
-        #expect(try String(contentsOfFile: dir.file("out/index.html"), encoding: .utf8) == "<p>my own page</p>")
-        for file in SiteAssets.files where file.name != "index.html" {
-            #expect(try String(contentsOfFile: dir.file("out/\(file.name)"), encoding: .utf8) == file.contents)
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).filter { $0.hasPrefix(".") } == [])
-        #expect(try SiteAssets.installMissing(in: dir.file("out")) == [])
-    }
-
-    @Test func outputDirectoryThatIsAFile() throws {
-        let dir = try TemporaryDirectory()
-        defer { dir.remove() }
-        let blocker = try dir.write("out", "not a directory")
-        #expect {
-            try SiteAssets.installMissing(in: blocker)
-        } throws: { error in
-            let publish = try #require(error as? PublishError)
-            return publish.path == blocker && publish.message.hasPrefix("cannot create the output directory")
-        }
-    }
-
-    @Test func buildGivesAnyOutputDirectoryTheExplorer() throws {
+    @Test func productionOutputHoldsTheLoaderAndNoExplorer() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let config = try SmallSite.write(into: dir)
         _ = try build(config: config, output: dir.file("elsewhere"))
         let files = try TemporaryDirectory(existing: dir.file("elsewhere")).snapshot()
-        for file in SiteAssets.files {
-            #expect(files[file.name] == Data(file.contents.utf8), "\(file.name) is not in the output directory")
+        let loader = try #require(SiteAssets.files.first { $0.name == "bundlepress.js" })
+        #expect(files["bundles/bundlepress.js"] == Data(loader.contents.utf8))
+        #expect(files.keys.filter { !$0.hasPrefix("bundles/") && !$0.hasPrefix(".") && $0 != "_headers" } == [])
+    }
+
+    @Test(arguments: [("explorer/", "explorer/", "../"), (".", "", ""), ("tools/data/", "tools/data/", "../../")])
+    func explorerGoesWhereTheConfigSays(_ setting: String, _ folder: String, _ up: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let config = try SmallSite.write(into: dir, config: "explorer: \(setting)\n" + SmallSite.config)
+        _ = try build(config: config)
+        let files = try TemporaryDirectory(existing: dir.file("site")).snapshot()
+        for file in SiteAssets.files where file.name != "index.html" {
+            #expect(files[folder + file.name] == Data(file.contents.utf8), "\(file.name) is not in \(folder)")
         }
-        #expect(files["bundles/manifest.json"] != nil)
+        let page = try #require(files[folder + "index.html"].map { String(decoding: $0, as: UTF8.self) })
+        #expect(page.contains(#"<meta name="bundlepress-manifest" content="\#(up)bundles/manifest.json">"#))
+        #expect(files["bundles/bundlepress.js"] != nil)
     }
 }

@@ -46,7 +46,7 @@ echo "bundlepress --version: $(bundlepress --version)"
 cd /srv/example
 bundlepress build
 bundlepress verify site
-[ -f site/index.html ] || fail "build wrote no explorer page (site/index.html)"
+[ -f site/bundles/bundlepress.js ] || fail "build wrote no loader (site/bundles/bundlepress.js)"
 bundlepress query latest-stories --format paths > /tmp/latest-stories
 [ -s /tmp/latest-stories ] || fail "bundlepress query latest-stories printed nothing"
 echo "bundlepress query latest-stories: $(wc -l < /tmp/latest-stories) documents"

@@ -41,7 +41,7 @@ printed=$(npx bundlepress --version)
 echo "npx bundlepress --version: $printed"
 
 npx bundlepress build
-[[ -f site/bundles/manifest.json && -f site/index.html ]] || fail "npx bundlepress build wrote no site/bundles/manifest.json or site/index.html"
+[[ -f site/bundles/manifest.json && -f site/bundles/bundlepress.js ]] || fail "npx bundlepress build wrote no site/bundles/manifest.json or site/bundles/bundlepress.js"
 
 rm -rf site
 npm run build

@@ -7,7 +7,7 @@
 #   The Firebase deploy itself needs a project and is not run.
 # - Netlify and Cloudflare Pages (examples/site-build/): the npm package installed offline into
 #   a fresh checkout, netlify.toml's build command and `npm run build` with SITE_URL; deploy/
-#   must hold the bundles, manifest, _headers and explorer page, and no .gz or dot file. An
+#   must hold the bundles, manifest, loader and _headers, and no .gz or dot file. An
 #   unreachable SITE_URL must fail the build with 69 (so --previous is really read).
 # - systemd (examples/systemd/): `systemd-analyze verify`, ExecStart run in a copy of the
 #   site, and exit 75 (SuccessExitStatus) while another build holds the lock.
@@ -132,7 +132,7 @@ site_build() {
 }
 check_deploy() {
     local deploy=$1/deploy
-    for file in bundles/manifest.json _headers index.html bundlepress.js; do
+    for file in bundles/manifest.json _headers bundles/bundlepress.js; do
         [[ -f $deploy/$file ]] || fail "$deploy has no $file"
     done
     ls "$deploy"/bundles/*.bundle > /dev/null || fail "$deploy has no bundle"

@@ -9,13 +9,14 @@ import SystemSupport
 /// Reads a located resource's files asynchronously, hashes the identity bytes and prepares the
 /// header fields of each representation: the slow path behind ``ResourceCache``.
 struct ResourceLoader: Sendable {
-    let root: SiteRoot
+    /// The directories a location may be in: the site's, then a fallback's.
+    let roots: [SiteRoot]
     let policy: HeaderPolicy
     /// Files larger than this are not served (bodies are held in memory whole).
     let maxFileBytes: Int
 
     func load(_ location: ResourceLocation) async throws(ResourceLoadError) -> CachedResource {
-        guard root.contains(location) else { throw .notFound }
+        guard roots.contains(where: { $0.contains(location) }) else { throw .notFound }
         var location = location
         var identityFile: FileContents?
         var gzipFile: FileContents?

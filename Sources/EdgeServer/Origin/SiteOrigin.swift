@@ -16,6 +16,9 @@ import SitePolicy
 /// - Not found, hidden (see ``SiteRoot``): 404 `text/plain`, `Cache-Control: no-store`, never
 ///   content-coded, without `Vary` (it does not depend on `Accept-Encoding`).
 ///
+/// A fallback directory (`bundlepress serve`'s explorer page, from the binary) answers the paths
+/// the site directory has no file for.
+///
 /// Files are read (and hashed) once and kept in memory, or kept open when large (see
 /// ``fileBodyThreshold`` and ``ResourceCache``); a request for a cached file costs one or two
 /// `stat` calls to notice a rebuild, and no reads.
@@ -28,6 +31,8 @@ public struct SiteOrigin: Responder {
     public static let fileBodyThreshold = 64 << 10
 
     let root: SiteRoot
+    /// Where a path the site has no file for is looked up next.
+    let fallback: SiteRoot?
     let policy: HeaderPolicy
     let cache: ResourceCache
     let loader: ResourceLoader
@@ -39,11 +44,16 @@ public struct SiteOrigin: Responder {
     ///   - policy: The response header policy.
     ///   - cacheByteLimit: How many bytes of file contents to keep in memory.
     ///   - maxFileBytes: The largest file served; larger ones get a 500 that says so.
-    public init(directory: String, policy: HeaderPolicy = .default, cacheByteLimit: Int = 256 << 20, maxFileBytes: Int = 256 << 20) {
+    ///   - fallbackDirectory: A directory whose files are served where the site has none (the
+    ///     same rules hide paths in it).
+    public init(
+        directory: String, policy: HeaderPolicy = .default, cacheByteLimit: Int = 256 << 20, maxFileBytes: Int = 256 << 20, fallbackDirectory: String? = nil
+    ) {
         root = SiteRoot(directory: directory)
+        fallback = fallbackDirectory.map(SiteRoot.init(directory:))
         self.policy = policy
         cache = ResourceCache(byteLimit: cacheByteLimit)
-        loader = ResourceLoader(root: root, policy: policy, maxFileBytes: maxFileBytes)
+        loader = ResourceLoader(roots: [root] + (fallback.map { [$0] } ?? []), policy: policy, maxFileBytes: maxFileBytes)
     }
 
     /// Answers from memory: a cached file whose files are unchanged on disk (one or two `stat`
@@ -79,7 +89,7 @@ public struct SiteOrigin: Responder {
 
     /// The slow path of `GET` and `HEAD`: finds the files, reads them into the cache and answers.
     private func load(_ request: ServerRequest) async -> ServerResponse {
-        guard let location = root.locate(request.path) else { return notFound(request.path) }
+        guard let location = root.locate(request.path) ?? fallback?.locate(request.path) else { return notFound(request.path) }
         do {
             let resource = try await loader.load(location)
             cache.store(resource, for: request.path)

@@ -245,7 +245,7 @@ extension ExtensionBinding {
     /// `bundles/<specId>`, or `bundles/<specId>/<param>/<value>…` (parameters in name order, an
     /// array parameter's values joined by commas); nil when a value cannot be a path segment
     /// (empty, starting with `.` (hidden or `.`/`..`), holding `/`) or the spec id could be taken
-    /// for a file or folder the site has (`manifest.json`, `snapshots`, `….bundle`, `….gz`).
+    /// for a file or folder the site has (`manifest.json`, `snapshots`, `bundlepress.js`, `….bundle`, `….gz`).
     public var stablePath: String? {
         guard !Self.siteNames.contains(specID), !specID.hasSuffix(".bundle"), !specID.hasSuffix(".gz") else { return nil }
         var segments = ["bundles", specID]
@@ -260,5 +260,5 @@ extension ExtensionBinding {
     }
 
     /// Names the site itself has directly under `bundles/`.
-    static let siteNames: Set<String> = ["manifest.json", "snapshots"]
+    static let siteNames: Set<String> = ["manifest.json", "snapshots", "bundlepress.js"]
 }

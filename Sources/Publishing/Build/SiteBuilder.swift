@@ -12,7 +12,7 @@ import QueryEngine
 /// A build whose inputs, config, binary and published site are as the last build left them
 /// (their ``BuildFingerprint`` matches the one recorded then) builds nothing: it answers with the
 /// last report, marked ``BuildReport/upToDate``, after the retention sweep and putting back
-/// missing header files or explorer assets, as a full build would.
+/// missing header files, the loader or the explorer, as a full build would.
 public struct SiteBuilder: Sendable {
     public let config: PipelineConfig
     /// Where to publish; the config's `output:` (relative to the config) unless overridden.
@@ -235,10 +235,16 @@ public struct SiteBuilder: Sendable {
             outcome = publisher.changes(files: files, manifest: manifestData, history: history)
         } else {
             do throws(PublishError) {
-                try SiteAssets.installMissing(in: outputDirectory)
+                let (owned, ledgerProblem) = try RetentionLedger.claim(
+                    claims(hosting: hosting) + stable.targets
+                        + files.map { OwnedFiles.Target(path: "bundles/\($0.name)", content: $0.content) }
+                        + [OwnedFiles.Target(path: Manifest.relativePath, content: .chunks([Array(manifestData)]))],
+                    outputDirectory: outputDirectory)
+                try SiteAssets.write(explorer: config.explorer, into: outputDirectory)
                 _ = try hosting.write(into: outputDirectory)
                 outcome = try publisher.publish(files: files, manifest: manifestData, history: history) { progress(.checkpoint($0)) }
-                try stable.write(into: outputDirectory, replacing: published?.manifest.bundles ?? [])
+                try stable.write(into: outputDirectory, replacing: published?.manifest.bundles ?? [], owned: owned)
+                warnings += ledgerProblem.map { [$0] } ?? []
             } catch {
                 throw .publish(error)
             }
@@ -282,6 +288,14 @@ public struct SiteBuilder: Sendable {
         return report
     }
 
+    /// The files a build writes besides the bundles, snapshots and manifest: the loader, the
+    /// explorer page when `explorer:` asks for it, and the header files but `_headers` (whose
+    /// site rules stay: ``MarkedBlock``), to claim before writing them (``OwnedFiles``).
+    private func claims(hosting: HostingFiles) -> [OwnedFiles.Target] {
+        SiteAssets.outputFiles(explorer: config.explorer).map { OwnedFiles.Target(path: $0.path, content: .chunks([$0.bytes])) }
+            + hosting.files.filter { !$0.isShared }.map { OwnedFiles.Target(path: $0.path, content: .chunks([$0.bytes])) }
+    }
+
     /// The answer of a build that found nothing changed: the last report with every bundle
     /// unchanged, after what a full build would still do (retention, missing header files and
     /// explorer assets put back).
@@ -292,8 +306,10 @@ public struct SiteBuilder: Sendable {
         }
         let stable = StableBundleURLs(manifest: published.manifest.bundles)
         let hosting = HostingFiles(policy: stable.policy(over: config.headerPolicy), publicDirectory: config.output)
+        let ledgerProblem: String?
         do throws(PublishError) {
-            try SiteAssets.installMissing(in: outputDirectory)
+            ledgerProblem = try RetentionLedger.claim(claims(hosting: hosting), outputDirectory: outputDirectory).problem
+            try SiteAssets.write(explorer: config.explorer, into: outputDirectory)
             _ = try hosting.write(into: outputDirectory)
             try stable.writeRedirects(into: outputDirectory)
         } catch {
@@ -316,7 +332,7 @@ public struct SiteBuilder: Sendable {
         // What the data and the config still say (the lock, the previous state and retention
         // speak of the run that wrote them, and are said anew).
         report.warnings = warnings + last.dataWarnings.map(\.description) + last.exposure.map(\.description) + last.budgetWarnings.map(\.description)
-            + hosting.warnings.filter { !($0.rule?.hasPrefix("built-in ") ?? false) }.map(\.description) + retention.warnings
+            + hosting.warnings.filter { !($0.rule?.hasPrefix("built-in ") ?? false) }.map(\.description) + (ledgerProblem.map { [$0] } ?? []) + retention.warnings
         report.seconds = (clock.now - started).seconds
         report.timings = BuildReport.Timings(read: report.seconds, bundles: 0, publish: 0)
         return report

@@ -5,8 +5,12 @@ import PipelineLanguage
 /// manifests have been published, and for each content-hashed file the current manifest does
 /// not reference, the last manifest that did and when it stopped.
 ///
+/// It also lists the files under the output that BundlePress wrote (``OwnedFiles``): retention
+/// deletes only those, and a build replaces only those.
+///
 /// It changes only when the manifest changes or files come or go, so a build that changes
-/// nothing writes nothing. Losing it is safe: files it does not know are counted as retired now.
+/// nothing writes nothing. Losing it is safe: files it does not know are counted as retired now,
+/// and the files it owns are inferred again (``OwnedFiles/inferred(outputDirectory:)``).
 struct RetentionLedger: Codable, Equatable {
     static let fileName = ".bundlepress-retention.json"
 
@@ -32,9 +36,13 @@ struct RetentionLedger: Codable, Equatable {
     var manifestSHA256: String?
     /// Retired files by name.
     var retired: [String: Retired] = [:]
+    /// The files BundlePress wrote, by path relative to the output, sorted; nil in a ledger of a
+    /// BundlePress that kept no such list.
+    var owned: [String]?
 
     enum CodingKeys: String, CodingKey {
         case generation, retired
+        case owned = "owned_files"
         case schemaVersion = "schema_version"
         case manifestSHA256 = "manifest_sha256"
     }
@@ -75,6 +83,26 @@ struct RetentionLedger: Codable, Equatable {
         } catch {
             return (RetentionLedger(), "\(path) is not readable (\(error)); retention starts afresh and keeps every old file for the full retention time")
         }
+    }
+
+    /// The files BundlePress owns in `outputDirectory`: the list kept, or inferred when none is.
+    func ownedFiles(outputDirectory: String) -> OwnedFiles {
+        owned.map { OwnedFiles(paths: Set($0)) } ?? OwnedFiles.inferred(outputDirectory: outputDirectory)
+    }
+
+    /// Claims `targets` (``OwnedFiles/claiming(_:in:)``) in the ledger of `outputDirectory` and
+    /// flushes it to disk, before the caller writes any of them; returns the files owned then,
+    /// and why the ledger could not be read, when it could not (it is then written afresh).
+    static func claim(_ targets: [OwnedFiles.Target], outputDirectory: String) throws(PublishError) -> (owned: OwnedFiles, problem: String?) {
+        let path = (outputDirectory as NSString).appendingPathComponent(fileName)
+        var (ledger, problem) = load(path: path)
+        let owned = ledger.ownedFiles(outputDirectory: outputDirectory)
+        let claimed = try owned.claiming(targets, in: outputDirectory)
+        if ledger.owned == nil || claimed != owned {
+            ledger.owned = claimed.paths.sorted()
+            try DurableFiles.replaceAtomically(path: path, with: ledger.encoded())
+        }
+        return (claimed, problem)
     }
 
     /// Pretty, key-sorted JSON with a final newline.

@@ -5,9 +5,9 @@ import PipelineLanguage
 
 /// Applies a ``RetentionPolicy`` to `<output>/bundles/` once a manifest is published (or plans
 /// it, for a dry run): updates the ``RetentionLedger`` and deletes the content-hashed files it
-/// lets go. Only files named `<id>.<16 hex digits>.bundle` or `.bundle.gz`, and snapshots named
-/// `snapshots/<stem>.<16 hex digits>.json`, are ever deleted, and never one the current manifest
-/// references.
+/// lets go. Only files BundlePress wrote (``OwnedFiles``) named `<id>.<16 hex digits>.bundle` or
+/// `.bundle.gz`, and snapshots named `snapshots/<stem>.<16 hex digits>.json`, are ever deleted,
+/// and never one the current manifest references.
 struct RetentionSweep {
     let outputDirectory: String
     let policy: RetentionPolicy
@@ -32,7 +32,8 @@ struct RetentionSweep {
         let snapshots = (bundlesDirectory as NSString).appendingPathComponent(BuiltSnapshot.folder)
         let entries = ((try? FileManager.default.contentsOfDirectory(atPath: bundlesDirectory)) ?? [])
             + ((try? FileManager.default.contentsOfDirectory(atPath: snapshots)) ?? []).map { "\(BuiltSnapshot.folder)/\($0)" }
-        let present = Set((entries + planned).filter(Self.isContentHashed))
+        let owned = ledger.ownedFiles(outputDirectory: outputDirectory)
+        let present = Set(entries.filter { owned.owns("bundles/\($0)") } + planned).filter(Self.isContentHashed)
         var next = ledger.advanced(manifestSHA256: SHA256.hash(data: manifest).hex, referenced: referenced, present: present, now: now)
 
         var deleted: [String] = []
@@ -47,6 +48,7 @@ struct RetentionSweep {
             next.retired[name] = nil
             deleted.append(name)
         }
+        next.owned = owned.existing(in: outputDirectory).paths.sorted()
         if !dryRun, next != ledger {
             do throws(PublishError) {
                 try DurableFiles.replaceAtomically(path: ledgerPath, with: next.encoded())

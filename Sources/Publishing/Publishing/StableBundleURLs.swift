@@ -52,14 +52,17 @@ struct StableBundleURLs {
         HeaderPolicy(rules: rules + policy.rules, cors: policy.cors)
     }
 
+    /// The files ``write(into:replacing:owned:)`` puts in place, to claim before (``OwnedFiles``).
+    var targets: [OwnedFiles.Target] { copies.map { OwnedFiles.Target(path: $0.path, content: nil) } }
+
     /// Writes the `_redirects` block, puts each copy in place, and removes the stable paths
     /// `previous` (the manifest this build replaces) had that this build has not, with the
-    /// folders they leave empty: only files BundlePress wrote there are ever removed.
+    /// folders they leave empty, of the files BundlePress wrote (`owned`).
     ///
     /// A copy is a hard link to the published bundle, staged beside the stable path and renamed
     /// over it in one atomic step (``DurableFiles``); where the file system has no hard links,
     /// the bundle is copied there, streamed and flushed, never held whole in memory.
-    func write(into outputDirectory: String, replacing previous: [Manifest.Entry]) throws(PublishError) {
+    func write(into outputDirectory: String, replacing previous: [Manifest.Entry], owned: OwnedFiles) throws(PublishError) {
         try writeRedirects(into: outputDirectory)
         func inOutput(_ path: String) -> String { (outputDirectory as NSString).appendingPathComponent(path) }
         for copy in copies {
@@ -86,7 +89,7 @@ struct StableBundleURLs {
             }
         }
         let kept = Set(copies.map(\.path))
-        for gone in Set(previous.compactMap(\.stableURL)).subtracting(kept) {
+        for gone in Set(previous.compactMap(\.stableURL)).subtracting(kept) where owned.owns(gone) {
             unlink(inOutput(gone))
             // The folders it leaves empty, up to `bundles/` (rmdir refuses one that is not empty).
             var folder = (gone as NSString).deletingLastPathComponent

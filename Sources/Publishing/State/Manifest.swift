@@ -9,8 +9,11 @@ public struct Manifest: Codable, Sendable, Equatable {
 
     /// Where the manifest of the site in `siteDirectory` is: `bundles/manifest.json`.
     public static func path(inSite siteDirectory: String) -> String {
-        (siteDirectory as NSString).appendingPathComponent("bundles/manifest.json")
+        (siteDirectory as NSString).appendingPathComponent(relativePath)
     }
+
+    /// The same, relative to the site directory.
+    static let relativePath = "bundles/manifest.json"
 
     public var schemaVersion: Int
     /// The build's snapshot time T (RFC 3339, nine fraction digits, `Z`): when the data was

@@ -29,6 +29,21 @@ enum DurableFiles {
         }
     }
 
+    /// Replaces the file at `path` with `bytes` (``replaceAtomically(path:with:)``, its folder
+    /// created) unless it holds them already, and says whether it did: an unchanged file keeps
+    /// its modification time.
+    static func replaceIfChanged(path: String, with bytes: [UInt8]) throws(PublishError) -> Bool {
+        guard FileManager.default.contents(atPath: path).map(Array.init) != bytes else { return false }
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw PublishError(path: directory, message: "cannot create the directory: \(error.localizedDescription)")
+        }
+        try replaceAtomically(path: path, with: bytes)
+        return true
+    }
+
     /// Renames `source` to `target` (one atomic step on one file system).
     static func rename(_ source: String, to target: String) throws(PublishError) {
         guard Foundation.rename(source, target) == 0 else {
