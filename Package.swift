@@ -40,17 +40,17 @@ let package = Package(
         .systemLibrary(name: "CWriteback"),
         .target(name: "JSONCore"),
         .target(name: "FirestoreModel", dependencies: ["JSONCore"]),
-        .target(name: "ParallelWork"),
-        // The C library (re-exported) and the file stamps built on `stat`, for Publishing,
-        // Authoring and EdgeServer.
+        // The C library (re-exported: no `#if canImport(Glibc)` preamble elsewhere) and the file
+        // stamps built on `stat`; below every target that calls the C library.
         .target(name: "SystemSupport"),
-        .target(name: "ExportReader", dependencies: ["FirestoreModel", "JSONCore", "ParallelWork"]),
+        .target(name: "ParallelWork", dependencies: ["SystemSupport"]),
+        .target(name: "ExportReader", dependencies: ["FirestoreModel", "JSONCore", "ParallelWork", "SystemSupport"]),
         .target(name: "QueryEngine", dependencies: ["FirestoreModel", "JSONCore", "ParallelWork"]),
         // gzip streams: one thread over zlib, parallel over libdeflate (zlib where the process has
         // none), and gunzip, for the .gz copies (BundleFormat, Publishing) and their serving (EdgeServer).
         .target(name: "Gzip", dependencies: ["CZlib", "CLibdeflate", "ParallelWork"]),
         .target(name: "BundleFormat", dependencies: ["FirestoreModel", "JSONCore", "Gzip", "ParallelWork"]),
-        .target(name: "SitePolicy"),
+        .target(name: "SitePolicy", dependencies: ["SystemSupport"]),
         // pipeline.yml: the config language (YAML → PipelineConfig, the query language, fan-out,
         // hints, headers, budgets, retention), validated once and passed down.
         .target(
@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "bundlepress",
             dependencies: [
-                "Publishing", "Authoring", "PipelineLanguage", "BundleFormat", "QueryEngine", "FirestoreModel", "JSONCore", "ExportReader", "SitePolicy", "EdgeServer",
+                "Publishing", "Authoring", "PipelineLanguage", "BundleFormat", "QueryEngine", "FirestoreModel", "JSONCore", "ExportReader", "SitePolicy", "EdgeServer", "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Publishing", "Gzip",
+                "Publishing", "Gzip", "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
