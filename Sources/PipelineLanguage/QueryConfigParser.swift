@@ -457,7 +457,7 @@ struct QueryConfigParser {
         writer.raw(",\"limitType\":")
         writer.string(limitType)
         writer.byte(UInt8(ascii: "}"))
-        do throws(QueryDecodingError) {
+        do throws(JSONDecodingError) {
             return try BundledQuery(jsonBytes: writer.bytes).query
         } catch {
             throw rawNode.error("structured_query: \(error.message)")
