@@ -63,10 +63,13 @@ struct HeaderPlan {
         leaks = Self.leaks(among: rules)
     }
 
-    /// `built-in "<pattern>"`, with the sixteen `[0-9a-f]` of the content-hash pattern told in words.
+    /// `built-in "<pattern>"`, with the sixteen `[0-9a-f]` of the content-hash patterns told in words.
     private static func builtInLabel(_ pattern: PathPattern) -> String {
-        pattern == HeaderPolicy.contentHashedBundlePattern
-            ? "built-in \"/bundles/<id>.<16 hex digits>.bundle\"" : "built-in \"\(pattern.source)\""
+        switch pattern {
+        case HeaderPolicy.contentHashedBundlePattern: "built-in \"/bundles/<id>.<16 hex digits>.bundle\""
+        case HeaderPolicy.contentHashedSnapshotPattern: "built-in \"/bundles/snapshots/<name>.<16 hex digits>.json\""
+        default: "built-in \"\(pattern.source)\""
+        }
     }
 
     private static func leaks(among rules: [Rule]) -> [Leak] {

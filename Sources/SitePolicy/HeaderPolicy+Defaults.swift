@@ -10,10 +10,14 @@ extension HeaderPolicy {
     /// forever: new content always gets a new name.
     public static let contentHashedBundlePattern = pattern(
         "/bundles/?*." + String(repeating: "[0-9a-f]", count: 16) + ".bundle")
+    /// A server-rendering snapshot: a file in `snapshots/` under ``bundlesDirectory`` named
+    /// `<name>.<16 lowercase hex digits>.json`, content-hashed as bundles are.
+    public static let contentHashedSnapshotPattern = pattern(
+        "/bundles/snapshots/?*." + String(repeating: "[0-9a-f]", count: 16) + ".json")
     /// The manifest, whose URL never changes.
     public static let manifestPattern = pattern("/bundles/manifest.json")
 
-    /// For content-hashed bundles: a year, never revalidated (RFC 8246).
+    /// For content-hashed bundles and snapshots: a year, never revalidated (RFC 8246).
     public static let immutableCacheControl = "public, max-age=31536000, immutable"
     /// For the manifest and anything else with a stable URL under the bundles directory:
     /// browsers reuse it for a minute, shared caches for five.
@@ -28,12 +32,14 @@ extension HeaderPolicy {
     /// | pattern | Cache-Control |
     /// |---|---|
     /// | content-hashed bundles (``contentHashedBundlePattern``) | ``immutableCacheControl`` |
+    /// | content-hashed snapshots (``contentHashedSnapshotPattern``) | ``immutableCacheControl`` |
     /// | `/bundles/manifest.json` | ``manifestCacheControl`` |
     /// | `/bundles/*.bundle` (a bundle name without a hash) | ``manifestCacheControl`` |
     /// | `*.html` | ``htmlCacheControl`` |
     /// | `/**` | ``otherCacheControl`` |
     public static let defaultRules: [HeaderRule] = [
         cacheControl(contentHashedBundlePattern, immutableCacheControl),
+        cacheControl(contentHashedSnapshotPattern, immutableCacheControl),
         cacheControl(manifestPattern, manifestCacheControl),
         cacheControl(pattern("/bundles/*.bundle"), manifestCacheControl),
         cacheControl(pattern("*.html"), htmlCacheControl),

@@ -87,10 +87,10 @@ struct DocumentArchiveTests {
         _ = try inputs.resolve(config)
         let story = try #require(inputs.store.document(at: path("stories/s1")))
         #expect(story.fields.fields.map(\.key) == ["n", "published"])
-        #expect(try inputs.whole(story).fields.fields.map(\.key) == ["n", "published", "title"])
+        #expect(try inputs.setAside.whole(story).fields.fields.map(\.key) == ["n", "published", "title"])
         let author = try #require(inputs.store.document(at: path("authors/a1")))
         #expect(author.fields.fields.isEmpty)
-        #expect(try inputs.whole(author).fields["name"] == .string("Ada"))
+        #expect(try inputs.setAside.whole(author).fields["name"] == .string("Ada"))
     }
 
     /// Only the documents that can ship are set aside and held in the store: in a named query's
@@ -121,7 +121,7 @@ struct DocumentArchiveTests {
         for (text, candidate) in zip(paths, [true, true, false, true, true, false]) {
             let document = inputs.store.document(at: path(text))
             #expect((document != nil) == candidate, "\(text)")
-            let name = try document.flatMap { try inputs.whole($0).fields["name"] }
+            let name = try document.flatMap { try inputs.setAside.whole($0).fields["name"] }
             #expect(name == (candidate ? Value.string(text) : nil), "\(text)")
         }
         #expect(inputs.documentCount == paths.count)

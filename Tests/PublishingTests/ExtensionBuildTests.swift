@@ -121,6 +121,53 @@ struct ExtensionBuildTests {
         #expect(headers.contains("/bundles/by-cat/*\n  ! Cache-Control\n  Cache-Control: public, max-age=0, s-maxage=0, must-revalidate"), "\(headers)")
     }
 
+    /// A stable copy is a link to the published bundle, not a second copy of its bytes.
+    @Test func aStableURLIsTheBundleItself() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        _ = try build(config: try SmallSite.write(into: dir, config: SpecSite.specConfig, data: SpecSite.data))
+        let manifest = try readManifest(site: dir.file("site"))
+        for entry in manifest.bundles {
+            let stable = try FileManager.default.attributesOfItem(atPath: dir.file("site/\(entry.stableURL!)"))
+            let bundle = try FileManager.default.attributesOfItem(atPath: dir.file("site/\(entry.url)"))
+            #expect(stable[.systemFileNumber] as? Int == bundle[.systemFileNumber] as? Int, "\(entry.id)")
+        }
+    }
+
+    /// A spec gone from the exports, or a value no longer found, takes its stable URL with it;
+    /// a file BundlePress did not write under a spec's folder stays.
+    @Test func aStableURLGoesWithItsBundle() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let config = try SmallSite.write(into: dir, config: SpecSite.specConfig, data: SpecSite.data)
+        _ = try build(config: config)
+        try dir.write("site/bundles/by-cat/notes.txt", "the user's own")
+        let fewer = SpecSite.data.split(separator: "\n").filter { !$0.contains("documents/bundles/latest\"") && !$0.contains("documents/stories/s2\"") }
+        try dir.write("data.ndjson", fewer.joined(separator: "\n") + "\n")
+        _ = try build(config: config)
+        let manifest = try readManifest(site: dir.file("site"))
+        #expect(manifest.bundles.map(\.stableURL) == ["bundles/by-cat/cat/news"])
+        for gone in ["bundles/latest", "bundles/by-cat/cat/sport"] {
+            #expect(!FileManager.default.fileExists(atPath: dir.file("site/\(gone)")), "\(gone)")
+        }
+        #expect(FileManager.default.fileExists(atPath: dir.file("site/bundles/by-cat/cat/news")))
+        #expect(try String(contentsOfFile: dir.file("site/bundles/by-cat/notes.txt"), encoding: .utf8) == "the user's own")
+    }
+
+    /// A spec id the site's `bundles/` folder already has a name for gets no stable copy, and the
+    /// build says so.
+    @Test func aSpecNamedLikeTheSitesFilesHasNoStableURL() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let data = SpecSite.data.replacingOccurrences(of: "documents/bundles/latest\"", with: "documents/bundles/snapshots\"")
+        let report = try build(config: try SmallSite.write(into: dir, config: SpecSite.specConfig, data: data))
+        let manifest = try readManifest(site: dir.file("site"))
+        #expect(manifest.bundles.map(\.stableURL) == ["bundles/by-cat/cat/news", "bundles/by-cat/cat/sport", nil])
+        #expect(report.warnings.contains { $0.contains("bundle spec bundles/snapshots") && $0.contains("no copy at the extension's URL") }, "\(report.warnings)")
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: dir.file("site/bundles/snapshots"), isDirectory: &isFolder) && isFolder.boolValue)
+    }
+
     @Test func aSpecErrorFailsTheBuildNamingTheSpec() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

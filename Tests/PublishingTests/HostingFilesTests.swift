@@ -115,9 +115,15 @@ import Testing
         #expect(files.warnings.map(\.description) == [
             "_headers (Netlify, Cloudflare Pages): built-in \"/bundles/*.bundle\": written as /bundles/*.bundle, the same path as built-in "
                 + "\"/bundles/<id>.<16 hex digits>.bundle\", which comes first; its paths get the fields of that rule instead",
+            "_headers (Netlify, Cloudflare Pages): built-in \"/bundles/snapshots/<name>.<16 hex digits>.json\": written as /bundles/snapshots/*.json, "
+                + "which also matches paths the pattern does not (a _headers path has no ? or […] and its * also matches /); those paths get these fields too",
             "_headers (Netlify, Cloudflare Pages): built-in \"/bundles/<id>.<16 hex digits>.bundle\": written as /bundles/*.bundle, which also "
                 + "matches paths the pattern does not (a _headers path has no ? or […] and its * also matches /); those paths get these fields too",
         ])
+        // A server-rendering snapshot is content-hashed like a bundle: cached for good on every host.
+        for host in Host.allCases {
+            #expect(try host.evaluator(files).response(forPath: "/bundles/snapshots/latest-stories.0123456789abcdef.json")["cache-control"] == HeaderPolicy.immutableCacheControl, "\(host)")
+        }
         let alias = "/bundles/front-page.bundle"
         for host in [Host.netlify, .cloudflarePages] {
             #expect(try host.evaluator(files).response(forPath: alias)["cache-control"] == HeaderPolicy.immutableCacheControl)

@@ -55,6 +55,11 @@ extension PipelineConfig {
                         throw spec.error("named query \"\(query.name)\" is also defined in bundle \"\(owner)\" of pipeline.yml; clients look named queries up by name", at: "queries.\(query.name)")
                     }
                 }
+                if let binding = bundle.extensionSpec, binding.stablePath == nil {
+                    config.extensionNotes.append(
+                        "bundle spec \(spec.path): bundle \"\(id)\" has no copy at the extension's URL: the spec id or a parameter value cannot be a path segment there "
+                            + "(empty, starting with \".\", holding \"/\", or a name the site's bundles/ folder has); the app loads it from the manifest's url")
+                }
                 config.bundles.append(bundle)
             }
             if !spec.unusedKeys.isEmpty {

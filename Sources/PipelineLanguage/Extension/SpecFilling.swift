@@ -245,9 +245,9 @@ extension ExtensionBinding {
     /// `bundles/<specId>`, or `bundles/<specId>/<param>/<value>…` (parameters in name order, an
     /// array parameter's values joined by commas); nil when a value cannot be a path segment
     /// (empty, starting with `.` (hidden or `.`/`..`), holding `/`) or the spec id could be taken
-    /// for a file the site has (`manifest.json`, `….bundle`, `….gz`).
+    /// for a file or folder the site has (`manifest.json`, `snapshots`, `….bundle`, `….gz`).
     public var stablePath: String? {
-        guard specID != "manifest.json", !specID.hasSuffix(".bundle"), !specID.hasSuffix(".gz") else { return nil }
+        guard !Self.siteNames.contains(specID), !specID.hasSuffix(".bundle"), !specID.hasSuffix(".gz") else { return nil }
         var segments = ["bundles", specID]
         for name in parameters.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             let value = parameters[name]!.texts.joined(separator: ",")
@@ -258,4 +258,7 @@ extension ExtensionBinding {
         }
         return segments.joined(separator: "/")
     }
+
+    /// Names the site itself has directly under `bundles/`.
+    static let siteNames: Set<String> = ["manifest.json", "snapshots"]
 }

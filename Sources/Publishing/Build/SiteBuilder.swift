@@ -169,8 +169,8 @@ public struct SiteBuilder: Sendable {
         var plan = try ShipmentPlanner(
             previous: previous.history, snapshotTime: inputs.snapshotTime, leavers: config.leavers,
             floorWithoutHistory: previous.floor(snapshotTime: inputs.snapshotTime)
-        ).plan(consume selections, inputs: inputs)
-        let exposure = try ExposureScan.findings(in: plan, policies: policies, inputs: inputs)
+        ).plan(consume selections, store: inputs.store, setAside: inputs.setAside)
+        let exposure = try ExposureScan.findings(in: plan, policies: policies, setAside: inputs.setAside)
         if config.exposure.mode == .fail, !exposure.isEmpty { throw .exposure(exposure) }
         warnings += exposure.map(\.description)
 
@@ -190,11 +190,11 @@ public struct SiteBuilder: Sendable {
             progress(.buildingBundle(id: planned.id, index: index, count: plan.bundles.count))
             if resolved.bundles[index].snapshots {
                 snapshots.append((planned.id, try BuiltSnapshot.build(
-                    bundle: planned.id, entries: planned.entries, queries: queries, listed: resolved.bundles[index].documents, inputs: inputs,
-                    policy: policy, siteTime: plan.siteTime, audience: config.clients.bundleAudience)))
+                    bundle: planned.id, entries: planned.entries, queries: queries, listed: resolved.bundles[index].documents, setAside: inputs.setAside,
+                    policy: policy, siteTime: plan.siteTime, audience: config.clients.bundleAudience, scratchDirectory: scratch)))
             }
             built.append(try BuiltBundle.build(
-                consume planned, queries: queries, inputs: inputs, policy: policy, gzipLevel: config.gzipLevel,
+                consume planned, queries: queries, setAside: inputs.setAside, policy: policy, gzipLevel: config.gzipLevel,
                 audience: config.clients.bundleAudience, scratchDirectory: scratch, progress: progress))
         }
         let violations = config.budgets.violations(of: resolved.bundles, sizes: built.map(\.byteCount))
@@ -239,7 +239,7 @@ public struct SiteBuilder: Sendable {
                 try SiteAssets.installMissing(in: outputDirectory)
                 _ = try hosting.write(into: outputDirectory)
                 outcome = try publisher.publish(files: files, manifest: manifestData, history: history) { progress(.checkpoint($0)) }
-                try stable.write(into: outputDirectory)
+                try stable.write(into: outputDirectory, replacing: published?.manifest.bundles ?? [])
             } catch {
                 throw .publish(error)
             }

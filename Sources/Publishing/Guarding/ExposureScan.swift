@@ -9,11 +9,11 @@ enum ExposureScan {
     /// The findings of `plan`, per bundle, collection and field (the first document in key order
     /// as the example), in bundle order. A document its bundle publishes whole is judged by the
     /// candidates found when it was read; one a `fields:` rule narrows is read back whole.
-    static func findings(in plan: ShipmentPlan, policies: [String: FieldPolicy], inputs: LoadedInputs) throws(BuildError) -> [ExposureFinding] {
+    static func findings(in plan: ShipmentPlan, policies: [String: FieldPolicy], setAside: SetAsideDocuments) throws(BuildError) -> [ExposureFinding] {
         var all: [ExposureFinding] = []
         for bundle in plan.bundles {
             var documents: [Document] = []
-            var slots: [LoadedInputs.Slot] = []
+            var slots: [SetAsideDocuments.Slot] = []
             for entry in bundle.entries {
                 guard case .existing(let document, _, let slot, _) = entry else { continue }
                 documents.append(document)
@@ -22,7 +22,7 @@ enum ExposureScan {
             let policy = policies[bundle.id] ?? FieldPolicy()
             do throws(PublishError) {
                 all += try findings(bundle: bundle.id, documents: documents, policy: policy) { [documents, slots] (index, names) throws(PublishError) in
-                    try inputs.exposureCandidates(of: documents[index], at: slots[index], as: policy, names: &names)
+                    try setAside.exposureCandidates(of: documents[index], at: slots[index], as: policy, names: &names)
                 }
             } catch {
                 throw .publish(error)

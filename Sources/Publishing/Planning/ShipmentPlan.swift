@@ -8,7 +8,7 @@ struct ShipmentPlan: Sendable {
         /// A document in its current version, with where it is set aside and the fingerprint it
         /// ships with; `queries` is empty for a listed document or a leaver (a document that left
         /// the bundle and changed since a client may have cached it).
-        case existing(Document, queries: [String], slot: LoadedInputs.Slot, fingerprint: DocumentFingerprint)
+        case existing(Document, queries: [String], slot: SetAsideDocuments.Slot, fingerprint: DocumentFingerprint)
         /// A missing-document marker for a document the bundle shipped before and that was deleted.
         case missing(ResourcePath, readTime: Timestamp)
 

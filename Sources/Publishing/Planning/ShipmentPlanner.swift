@@ -29,24 +29,24 @@ struct ShipmentPlanner {
     /// snapshot time for a new site, the wall clock when earlier builds are unknown.
     var floorWithoutHistory: Timestamp
 
-    /// The plan for `selections` of `inputs`; the documents of its entries are as the store
+    /// The plan for `selections` of `store`, whose documents are in `setAside` whole; the documents of its entries are as the store
     /// holds them, with the times they ship with. The selections' documents are moved into it.
-    func plan(_ selections: consuming [BundleSelection], inputs: LoadedInputs) throws(BuildError) -> ShipmentPlan {
+    func plan(_ selections: consuming [BundleSelection], store: DocumentStore, setAside: SetAsideDocuments) throws(BuildError) -> ShipmentPlan {
         do throws(PublishError) {
-            return try planning(selections, inputs: inputs)
+            return try planning(selections, store: store, setAside: setAside)
         } catch {
             throw .publish(error)
         }
     }
 
-    private func planning(_ selections: consuming [BundleSelection], inputs: LoadedInputs) throws(PublishError) -> ShipmentPlan {
+    private func planning(_ selections: consuming [BundleSelection], store: DocumentStore, setAside: SetAsideDocuments) throws(PublishError) -> ShipmentPlan {
         let cutoff = snapshotTime.advanced(bySeconds: -leavers.keep)
         let candidate = max(snapshotTime, previous.map(\.siteTime.nextMicrosecond) ?? floorWithoutHistory)
         var versions = VersionAssignment(newest: previous?.newestVersions() ?? [:], bump: candidate)
-        let prepared = try versions.prepare(selections, inputs: inputs)
+        let prepared = try versions.prepare(selections, setAside: setAside)
 
         let servedUntil = previous?.siteTime
-        let database = inputs.store.database
+        let database = store.database
         let site = SiteQueries(selections, database: database)
         // What each bundle published and no longer selects, found while the selections still hold
         // their documents.
@@ -104,15 +104,15 @@ struct ShipmentPlanner {
             let published = previous?.bundles[draft.selection.id]
             var others: [ShipmentPlan.Entry] = []
             var added = Set<ResourcePath>()
-            func current(_ document: Document) throws(PublishError) -> (Document, LoadedInputs.Slot, DocumentFingerprint) {
-                let slot = try inputs.slot(of: document)
-                let fingerprint = try versions.fingerprint(of: document, at: slot, policy: draft.selection.fieldPolicy, inputs: inputs)
+            func current(_ document: Document) throws(PublishError) -> (Document, SetAsideDocuments.Slot, DocumentFingerprint) {
+                let slot = try setAside.slot(of: document)
+                let fingerprint = try versions.fingerprint(of: document, at: slot, policy: draft.selection.fieldPolicy, setAside: setAside)
                 return (versions.shipped(document, fingerprint: fingerprint), slot, fingerprint)
             }
             // Leavers: what this bundle shipped and no longer selects, in a version that differs.
             for path in unselected[index] {
                 let earlier = published!.versions(of: path, since: cutoff, servedUntil: servedUntil)
-                if let document = inputs.store.document(at: path) {
+                if let document = store.document(at: path) {
                     let (shipped, slot, fingerprint) = try current(document)
                     guard earlier.contains(where: { $0.differs(from: shipped.updateTime) }) else { continue }
                     others.append(.existing(shipped, queries: [], slot: slot, fingerprint: fingerprint))
@@ -127,7 +127,7 @@ struct ShipmentPlanner {
             // the current one and could show in one of this bundle's named queries.
             var boundaries = Boundaries(queries: site.queries[index], database: database)
             for path in candidates where !added.contains(path) && site.inScope(path, of: index) && !draft.selects(path) {
-                let document = inputs.store.document(at: path)
+                let document = store.document(at: path)
                 let shipped = try document.map { document throws(PublishError) in try current(document) }
                 let stale = (shippedVersions[path] ?? []).filter { $0.differs(from: shipped?.0.updateTime) }
                 guard !stale.isEmpty else { continue }

@@ -19,27 +19,27 @@ struct VersionAssignment {
         self.bump = bump
     }
 
-    /// Where each document of `selections` (of `inputs`' store) is set aside, and its
+    /// Where each document of `selections` is set aside (in `setAside`), and its
     /// fingerprint as its bundle's policy publishes it, found on every core (most fingerprints
     /// were taken as the documents were set aside). When a policy narrows documents, a document
     /// in several bundles keeps the fingerprint of its first occurrence (fingerprinting the
     /// repeats costs less than finding them first).
     mutating func prepare(
-        _ selections: [BundleSelection], inputs: LoadedInputs
-    ) throws(PublishError) -> [[(slot: LoadedInputs.Slot, fingerprint: DocumentFingerprint)]] {
-        var all: [[(slot: LoadedInputs.Slot, fingerprint: DocumentFingerprint)]] = []
+        _ selections: [BundleSelection], setAside: SetAsideDocuments
+    ) throws(PublishError) -> [[(slot: SetAsideDocuments.Slot, fingerprint: DocumentFingerprint)]] {
+        var all: [[(slot: SetAsideDocuments.Slot, fingerprint: DocumentFingerprint)]] = []
         for selection in selections {
             let (documents, policy) = (selection.documents, selection.fieldPolicy)
             let runs = parallelMap(runsOf: 2_048, count: documents.count, threads: Processors.online) { run in
                 Result { () throws(PublishError) in
                     // By index: each document read where the selection holds it.
                     try run.map { index throws(PublishError) in
-                        let slot = try inputs.slot(of: documents[index].document)
-                        return (slot, try inputs.fingerprint(of: documents[index].document, at: slot, as: policy))
+                        let slot = try setAside.slot(of: documents[index].document)
+                        return (slot, try setAside.fingerprint(of: documents[index].document, at: slot, as: policy))
                     }
                 }
             }
-            var prepared: [(slot: LoadedInputs.Slot, fingerprint: DocumentFingerprint)] = []
+            var prepared: [(slot: SetAsideDocuments.Slot, fingerprint: DocumentFingerprint)] = []
             prepared.reserveCapacity(documents.count)
             for run in runs { prepared += try run.get() }
             all.append(prepared)
@@ -58,13 +58,13 @@ struct VersionAssignment {
         return all
     }
 
-    /// The fingerprint `document` (of `inputs`' store, set aside at `slot`), not selected in a
+    /// The fingerprint `document` (set aside at `slot` of `setAside`), not selected in a
     /// bundle that publishes it as `policy` says, ships with there: a leaver's.
     mutating func fingerprint(
-        of document: Document, at slot: LoadedInputs.Slot, policy: FieldPolicy, inputs: LoadedInputs
+        of document: Document, at slot: SetAsideDocuments.Slot, policy: FieldPolicy, setAside: SetAsideDocuments
     ) throws(PublishError) -> DocumentFingerprint {
         if let known = fingerprints[document.path] { return known }
-        let fingerprint = try inputs.fingerprint(of: document, at: slot, as: policy)
+        let fingerprint = try setAside.fingerprint(of: document, at: slot, as: policy)
         fingerprints[document.path] = fingerprint
         return fingerprint
     }

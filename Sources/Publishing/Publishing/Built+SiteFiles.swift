@@ -10,5 +10,5 @@ extension BuiltBundle {
 
 extension BuiltSnapshot {
     /// The JSON file, to publish under its content-hashed name.
-    var siteFile: SitePublisher.File { SitePublisher.File(name: name, chunks: [bytes]) }
+    var siteFile: SitePublisher.File { SitePublisher.File(name: name, content: .scratchFile(path: path, size: byteCount)) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PipelineLanguage
 import SitePolicy
+import SystemSupport
 
 /// The extension's URLs for the bundles of its specs (`extension:`): `bundles/<specId>` for a
 /// spec without parameters, `bundles/<specId>/<param>/<value>…` (parameters in name order, an
@@ -40,32 +41,45 @@ struct StableBundleURLs {
         HeaderPolicy(rules: rules + policy.rules, cors: policy.cors)
     }
 
-    /// Puts each copy in place (``DurableFiles/replaceAtomically(path:with:)``, as the state and
-    /// the manifest are), and removes the files under a spec's stable folder that no bundle of
-    /// this build has.
-    func write(into outputDirectory: String) throws(PublishError) {
-        let files = FileManager.default
+    /// Puts each copy in place, and removes the stable paths `previous` (the manifest this build
+    /// replaces) had that this build has not, with the folders they leave empty: only files
+    /// BundlePress wrote there are ever removed.
+    ///
+    /// A copy is a hard link to the published bundle, staged beside the stable path and renamed
+    /// over it in one atomic step (``DurableFiles``); where the file system has no hard links,
+    /// the bundle is copied there, streamed and flushed, never held whole in memory.
+    func write(into outputDirectory: String, replacing previous: [Manifest.Entry]) throws(PublishError) {
+        func inOutput(_ path: String) -> String { (outputDirectory as NSString).appendingPathComponent(path) }
         for copy in copies {
-            let target = (outputDirectory as NSString).appendingPathComponent(copy.path)
-            let bytes: [UInt8]
-            do {
-                try files.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: (outputDirectory as NSString).appendingPathComponent(copy.source))))
+            let target = inOutput(copy.path)
+            let folder = (target as NSString).deletingLastPathComponent
+            let staged = (folder as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).tmp")
+            do throws(PublishError) {
+                do {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                } catch {
+                    throw PublishError(path: folder, message: "cannot create the folder of a stable URL: \(error.localizedDescription)")
+                }
+                unlink(staged)
+                if link(inOutput(copy.source), staged) != 0 {
+                    let file = try OutputFile(creating: staged)
+                    try FileChunks.forEach(ofFile: inOutput(copy.source)) { chunk throws(PublishError) in try file.append(chunk) }
+                    try file.finish()
+                }
+                try DurableFiles.rename(staged, to: target)
+                try DurableFiles.syncDirectory(folder)
             } catch {
-                throw PublishError(path: target, message: "cannot write the stable copy of \(copy.source): \(error.localizedDescription)")
+                unlink(staged)
+                throw PublishError(path: target, message: "cannot put the stable copy of \(copy.source) in place: \(error.message)")
             }
-            try DurableFiles.replaceAtomically(path: target, with: bytes)
         }
         let kept = Set(copies.map(\.path))
-        let folders = Set(copies.map { ($0.path as NSString).pathComponents.prefix(2).joined(separator: "/") })
-        for folder in folders where !kept.contains(folder) {
-            let root = (outputDirectory as NSString).appendingPathComponent(folder)
-            for relative in (files.enumerator(atPath: root)?.allObjects as? [String]) ?? [] {
-                let path = "\(folder)/\(relative)"
-                var isDirectory: ObjCBool = false
-                if files.fileExists(atPath: (outputDirectory as NSString).appendingPathComponent(path), isDirectory: &isDirectory), !isDirectory.boolValue, !kept.contains(path) {
-                    try? files.removeItem(atPath: (outputDirectory as NSString).appendingPathComponent(path))
-                }
+        for gone in Set(previous.compactMap(\.stableURL)).subtracting(kept) {
+            unlink(inOutput(gone))
+            // The folders it leaves empty, up to `bundles/` (rmdir refuses one that is not empty).
+            var folder = (gone as NSString).deletingLastPathComponent
+            while (folder as NSString).pathComponents.count > 1, rmdir(inOutput(folder)) == 0 {
+                folder = (folder as NSString).deletingLastPathComponent
             }
         }
     }

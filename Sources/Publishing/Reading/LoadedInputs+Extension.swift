@@ -13,7 +13,7 @@ extension LoadedInputs {
         var specs: [Document] = []
         if store.hasCollection(collection) {
             for document in store.evaluate(Query(parent: collection.parent, collectionID: collection.lastSegment!)) {
-                do throws(PublishError) { specs.append(try whole(document)) } catch { throw .publish(error) }
+                do throws(PublishError) { specs.append(try setAside.whole(document)) } catch { throw .publish(error) }
             }
         }
         guard !specs.isEmpty else {

@@ -9,22 +9,17 @@ import QueryEngine
 /// The documents of the inputs that can ship (``CandidateRules``), re-rooted, de-duplicated,
 /// with their times resolved against the build's snapshot time, and indexed for queries.
 ///
-/// The store holds each with only the fields the named queries and `for_each` read; its whole
-/// fields are in the ``DocumentArchive`` they were set aside in, encoded as a bundle carries
-/// them, with what publishing them whole needs to know (``DocumentSet/Archived``). Of the other
-/// documents read, what counts is that they were: their number, and their collections.
+/// The store holds each with only the fields the named queries and `for_each` read; they are
+/// set aside whole (``SetAsideDocuments``), which reading hands forward to the stages that
+/// publish them. Of the other documents read, what counts is that they were: their number, and
+/// their collections.
 struct LoadedInputs: Sendable {
     /// The candidates, with only the fields of ``fields``.
     private(set) var store: DocumentStore
     /// The fields the store keeps of each document.
     private(set) var fields: [FieldPath]
-    private let archive: DocumentArchive
-    /// Where each document of the store is set aside.
-    private let slots: [ResourcePath: Slot]
-    /// What is set aside of each document of the store, by slot.
-    private let archived: [DocumentSet.Archived]
-    /// The exposure candidates ``DocumentSet/Archived/exposure`` refers to.
-    private let candidates: [SensitiveFields.Candidate]
+    /// Every document of the store, whole.
+    let setAside: SetAsideDocuments
     /// The documents read, de-duplicated, candidates or not.
     let documentCount: Int
     /// The collections of the documents read, candidates or not, as far as checking the named
@@ -71,12 +66,10 @@ struct LoadedInputs: Sendable {
         // What the set kept of every document goes before the candidates are indexed.
         _ = consume documents
         // Where each candidate is set aside is indexed on another core while this one indexes
-        // the candidates for queries.
+        // the candidates for queries (`finish` gives the documents set aside only).
+        let database = config.database
         let indexing = BackgroundMap(count: 1) { _ in
-            var slots: [ResourcePath: Slot] = Dictionary(minimumCapacity: entries.count)
-            for (index, entry) in entries.enumerated() { slots[entry.document.path] = Slot(index: Int32(index)) }
-            // `finish` gives the documents set aside only.
-            return (slots: slots, archived: entries.map { $0.archived! })
+            SetAsideDocuments(entries: entries, candidates: candidates, archive: archive, database: database)
         }
         let snapshotTime = snapshotTime
         store = DocumentStore(database: config.database, count: entries.count, threads: Processors.online) { index in
@@ -85,77 +78,9 @@ struct LoadedInputs: Sendable {
             document.createTime = document.createTime ?? document.updateTime
             return document
         }
-        self.archive = archive
-        (slots, archived) = indexing.results()[0]
-        self.candidates = candidates
+        setAside = indexing.results()[0]
         fileCount = files
         inputBytes = bytes
-    }
-
-    /// Where a document of the store is set aside: found by its path once (``slot(of:)``), and
-    /// given instead of the path from then on (a look-up by path hashes and compares every
-    /// segment: four of them per document took a build of 100k documents 70 ms).
-    struct Slot: Sendable {
-        fileprivate var index: Int32
-    }
-
-    /// Where `document`, a document of the store that may ship, is set aside.
-    func slot(of document: Document) throws(PublishError) -> Slot {
-        guard let slot = slots[document.path] else {
-            throw PublishError(path: document.path.description, message: "this document ships but was not set aside as one that can (a bug in bundlepress: please report it)")
-        }
-        return slot
-    }
-
-    /// What is set aside of the document at `slot`.
-    private func setAside(at slot: Slot) -> DocumentSet.Archived {
-        archived[Int(slot.index)]
-    }
-
-    /// `document`, a document of the store, whole: with every field it was read with.
-    func whole(_ document: Document) throws(PublishError) -> Document {
-        try whole(document, at: try slot(of: document))
-    }
-
-    private func whole(_ document: Document, at slot: Slot) throws(PublishError) -> Document {
-        var whole = document
-        whole.fields = try archive.fields(at: setAside(at: slot).position, database: store.database)
-        return whole
-    }
-
-    /// The fields of `document`, a document of the store set aside at `slot`, as `policy`
-    /// publishes them, encoded as a bundle carries them: copied from the archive when the policy
-    /// publishes it whole.
-    func encodedFields(of document: Document, at slot: Slot, as policy: FieldPolicy) throws(PublishError) -> [UInt8] {
-        guard policy.rule(forDocument: document.path) != nil else { return try archive.encodedFields(at: setAside(at: slot).position) }
-        var writer = JSONWriter()
-        policy.apply(to: try whole(document, at: slot)).fields.encodeFields(into: &writer)
-        return writer.bytes
-    }
-
-    /// The byte count of ``encodedFields(of:at:as:)``, known without reading the archive when
-    /// the policy publishes the document whole (else its narrowed fields are encoded to count them).
-    func encodedFieldsCount(of document: Document, at slot: Slot, as policy: FieldPolicy) throws(PublishError) -> Int {
-        guard policy.rule(forDocument: document.path) != nil else { return setAside(at: slot).position.length }
-        return try encodedFields(of: document, at: slot, as: policy).count
-    }
-
-    /// The ``DocumentFingerprint`` of `document`, a document of the store set aside at `slot`,
-    /// as `policy` publishes it: found as it was set aside when published whole, else computed here.
-    func fingerprint(of document: Document, at slot: Slot, as policy: FieldPolicy) throws(PublishError) -> DocumentFingerprint {
-        if policy.rule(forDocument: document.path) == nil, let known = setAside(at: slot).fingerprint { return known }
-        return DocumentFingerprint.of(createTime: document.createTime, encodedFields: try encodedFields(of: document, at: slot, as: policy))
-    }
-
-    /// The fields of `document`, a document of the store set aside at `slot`, that look
-    /// sensitive as `policy` publishes it (`names` remembers the judgements of field names).
-    func exposureCandidates(
-        of document: Document, at slot: Slot, as policy: FieldPolicy, names: inout SensitiveFields.NameJudgements
-    ) throws(PublishError) -> [SensitiveFields.Candidate] {
-        guard policy.rule(forDocument: document.path) == nil else {
-            return SensitiveFields.candidates(in: policy.apply(to: try whole(document, at: slot)).fields, names: &names)
-        }
-        return setAside(at: slot).exposure.map { candidates[Int($0)] }
     }
 
     /// `config` with its named queries resolved against these inputs (snapshot time, cursors at
@@ -193,12 +118,11 @@ struct LoadedInputs: Sendable {
     }
 
     private mutating func keep(_ fields: [FieldPath]) throws(BuildError) {
-        assert(slots.count == store.count, "a document the store holds was not set aside")
+        assert(setAside.count == store.count, "a document the store holds was not set aside")
         var widened = DocumentStore(database: store.database)
-        let offsets = slots.mapValues { setAside(at: $0).position.offset }
-        for path in slots.keys.sorted(by: { offsets[$0]! < offsets[$1]! }) {
+        for path in setAside.pathsInArchiveOrder {
             var document: Document
-            do throws(PublishError) { document = try whole(store.document(at: path)!) } catch { throw .publish(error) }
+            do throws(PublishError) { document = try setAside.whole(store.document(at: path)!) } catch { throw .publish(error) }
             document.fields = document.fields.keepingOnly(fields)
             widened.insert(document)
         }

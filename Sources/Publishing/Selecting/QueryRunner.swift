@@ -34,7 +34,7 @@ public enum QueryRunner {
         guard let (bundle, spec) = namedQuery(name, in: resolved) else { throw unknown(name, in: resolved) }
         var documents: [Document] = []
         for document in inputs.store.evaluate(spec.query) {
-            do throws(PublishError) { documents.append(bundle.fieldPolicy.apply(to: try inputs.whole(document))) } catch { throw .publish(error) }
+            do throws(PublishError) { documents.append(bundle.fieldPolicy.apply(to: try inputs.setAside.whole(document))) } catch { throw .publish(error) }
         }
         return QueryResult(database: config.database, query: spec.query, documents: documents)
     }

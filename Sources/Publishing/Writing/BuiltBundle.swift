@@ -25,16 +25,16 @@ struct BuiltBundle {
     var gzipFileName: String { fileName + ".gz" }
 
     /// Encodes, hashes and compresses `planned` into `scratchDirectory`, telling `progress` how
-    /// far it is. Each document of the plan is published with its fields in `inputs` as `policy`
+    /// far it is. Each document of the plan is published with its fields in `setAside` as `policy`
     /// publishes them.
     static func build(
-        _ planned: consuming ShipmentPlan.Bundle, queries: [BundleSelection.NamedQuery], inputs: LoadedInputs, policy: FieldPolicy, gzipLevel: Int,
+        _ planned: consuming ShipmentPlan.Bundle, queries: [BundleSelection.NamedQuery], setAside: SetAsideDocuments, policy: FieldPolicy, gzipLevel: Int,
         audience: BundleAudience, scratchDirectory: String, progress: (BuildEvent) -> Void
     ) throws(BuildError) -> BuiltBundle {
         let (id, createTime, leavers, missing) = (planned.id, planned.createTime, planned.leavers, planned.missing)
         var writer: BundleWriter
         do throws(BundleWriterError) {
-            writer = try BundleWriter(id: id, snapshotTime: createTime, database: inputs.store.database, audience: audience)
+            writer = try BundleWriter(id: id, snapshotTime: createTime, database: setAside.database, audience: audience)
         } catch {
             throw .bundle(id: id, error)
         }
@@ -49,7 +49,7 @@ struct BuiltBundle {
         // The writer holds the entries now: each is moved out of the plan into it, a cheap marker
         // left in its place (iterating the plan's entries copied each, retaining what it holds).
         // Where each document is set aside stays beside them, by its index among those added.
-        var slots: [LoadedInputs.Slot?] = []
+        var slots: [SetAsideDocuments.Slot?] = []
         var entries: [ShipmentPlan.Entry] = []
         swap(&entries, &planned.entries)
         slots.reserveCapacity(entries.count)
@@ -72,8 +72,8 @@ struct BuiltBundle {
         // The markers left go before the bundle is encoded and compressed.
         entries = []
         let files = try BundleFiles.write(
-            writer, encodedFields: { [slots] (index, document) throws(PublishError) in try inputs.encodedFields(of: document, at: slots[index]!, as: policy) },
-            encodedFieldsCount: { [slots] (index, document) throws(PublishError) in try inputs.encodedFieldsCount(of: document, at: slots[index]!, as: policy) },
+            writer, encodedFields: { [slots] (index, document) throws(PublishError) in try setAside.encodedFields(of: document, at: slots[index]!, as: policy) },
+            encodedFieldsCount: { [slots] (index, document) throws(PublishError) in try setAside.encodedFieldsCount(of: document, at: slots[index]!, as: policy) },
             into: scratchDirectory, name: id, gzipLevel: gzipLevel, progress: progress)
         let names = queries.map(\.name).sorted { UTF8Order.compare($0, $1) == .less }
         return BuiltBundle(id: id, files: files, namedQueries: names, createTime: createTime, leavers: leavers, missing: missing)

@@ -24,6 +24,8 @@ import QueryEngine
 ///
 /// Published as `bundles/snapshots/<stem>.<first 16 hex digits of the SHA-256>.json`: content
 /// hashed like a bundle, so an unchanged snapshot keeps its file and retention lets old ones go.
+/// Written as a bundle is (``BundleFiles``): streamed into a file in the scratch directory,
+/// hashed on the way, never held in memory (a query of 50,000 documents makes a 75 MB snapshot).
 struct BuiltSnapshot: Sendable, Equatable {
     /// What a snapshot holds.
     enum Source: Sendable, Equatable {
@@ -32,9 +34,10 @@ struct BuiltSnapshot: Sendable, Equatable {
     }
 
     var source: Source
-    /// The whole JSON file.
-    var bytes: [UInt8]
-    /// Lowercase hex SHA-256 of ``bytes``.
+    /// The JSON file, flushed to disk in the scratch directory.
+    var path: String
+    var byteCount: Int
+    /// Lowercase hex SHA-256 of the file.
     var sha256: String
 
     /// The folder under `bundles/` snapshots are published in.
@@ -62,22 +65,22 @@ struct BuiltSnapshot: Sendable, Equatable {
 
     /// The snapshots of one bundle: one for each of `queries` (with the entries of `entries`
     /// whose queries name it) and one for each document of `listed` that exists, with each
-    /// document's fields in `inputs` as `policy` publishes them, and `siteTime` as every time the
-    /// bundle text carries.
+    /// document's fields in `setAside` as `policy` publishes them, and `siteTime` as every time the
+    /// bundle text carries; written into `scratchDirectory`.
     static func build(
-        bundle id: String, entries: [ShipmentPlan.Entry], queries: [BundleSelection.NamedQuery], listed: [ResourcePath], inputs: LoadedInputs,
-        policy: FieldPolicy, siteTime: Timestamp, audience: BundleAudience
+        bundle id: String, entries: [ShipmentPlan.Entry], queries: [BundleSelection.NamedQuery], listed: [ResourcePath], setAside: SetAsideDocuments,
+        policy: FieldPolicy, siteTime: Timestamp, audience: BundleAudience, scratchDirectory: String
     ) throws(BuildError) -> [BuiltSnapshot] {
         let listed = Set(listed)
-        var results: [String: [(document: Document, slot: LoadedInputs.Slot)]] = [:]
-        var documents: [(document: Document, slot: LoadedInputs.Slot)] = []
+        var results: [String: [(document: Document, slot: SetAsideDocuments.Slot)]] = [:]
+        var documents: [(document: Document, slot: SetAsideDocuments.Slot)] = []
         for entry in entries {
             guard case .existing(let document, let names, let slot, _) = entry else { continue }
             for name in names { results[name, default: []].append((document, slot)) }
             if listed.contains(document.path) { documents.append((document, slot)) }
         }
-        let database = inputs.store.database
-        var writers: [(source: Source, writer: BundleWriter, slots: [LoadedInputs.Slot])] = []
+        let database = setAside.database
+        var writers: [(source: Source, writer: BundleWriter, slots: [SetAsideDocuments.Slot])] = []
         do throws(BundleWriterError) {
             for query in queries {
                 var writer = try BundleWriter(id: "snapshot:\(query.name)", snapshotTime: siteTime, database: database, audience: audience)
@@ -96,44 +99,69 @@ struct BuiltSnapshot: Sendable, Equatable {
             throw .bundle(id: id, error)
         }
         var snapshots: [BuiltSnapshot] = []
-        for (source, writer, slots) in writers {
-            snapshots.append(try snapshot(source, of: writer, slots: slots, inputs: inputs, policy: policy))
+        for (index, (source, writer, slots)) in writers.enumerated() {
+            let path = "\(scratchDirectory)/snapshot.\(id).\(index).json"
+            snapshots.append(try snapshot(source, of: writer, slots: slots, setAside: setAside, policy: policy, into: path))
         }
         return snapshots
     }
 
     /// The snapshot of `source` whose bundle text `writer` holds, the fields of its `index`th
-    /// document set aside at `slots[index]`.
+    /// document set aside at `slots[index]`, written to `path`: the JSON around the bundle text,
+    /// which goes in as a string escaped piece by piece (its metadata element first, counted
+    /// before the body is encoded, as ``BundleFiles`` does).
     private static func snapshot(
-        _ source: Source, of writer: BundleWriter, slots: [LoadedInputs.Slot], inputs: LoadedInputs, policy: FieldPolicy
+        _ source: Source, of writer: BundleWriter, slots: [SetAsideDocuments.Slot], setAside: SetAsideDocuments, policy: FieldPolicy, into path: String
     ) throws(BuildError) -> BuiltSnapshot {
-        var text: [UInt8] = []
-        let metadata: [UInt8]
         do throws(PublishError) {
-            metadata = try writer.encodeBody(encodedFields: { (index, document) throws(PublishError) in
-                try inputs.encodedFields(of: document, at: slots[index], as: policy)
-            }) { (run: [UInt8]) throws(PublishError) in text += run }.element
+            let file = try OutputFile(creating: path)
+            var hasher = SHA256()
+            func feed(_ bytes: [UInt8]) throws(PublishError) {
+                hasher.update(data: bytes)
+                try file.append(bytes)
+            }
+            func feedEscaped(_ bundleText: [UInt8]) throws(PublishError) {
+                var json = JSONWriter(reservingCapacity: bundleText.count + bundleText.count / 8)
+                json.escaped(String(decoding: bundleText, as: UTF8.self))
+                try feed(json.bytes)
+            }
+            let counted = writer.metadataElement(totalBytes: try writer.bodyByteCount(encodedFieldsCount: { (index, document) throws(PublishError) in
+                try setAside.encodedFieldsCount(of: document, at: slots[index], as: policy)
+            }))
+            var json = JSONWriter()
+            switch source {
+            case .query(let name):
+                // The keys in the order QuerySnapshot.toJSON() writes them.
+                json.raw("{\"type\":\"firestore/querySnapshot/1.0\",\"bundleSource\":\"QuerySnapshot\",\"bundleName\":")
+                json.string(name)
+                json.raw(",\"bundle\":\"")
+            case .document:
+                // The keys in the order DocumentSnapshot.toJSON() writes them.
+                json.raw("{\"type\":\"firestore/documentSnapshot/1.0\",\"bundle\":\"")
+            }
+            try feed(json.bytes)
+            try feedEscaped(counted.element)
+            let encoded = try writer.encodeBody(documentsPerRun: 512, encodedFields: { (index, document) throws(PublishError) in
+                try setAside.encodedFields(of: document, at: slots[index], as: policy)
+            }) { (run: [UInt8]) throws(PublishError) in try feedEscaped(run) }
+            guard encoded.metadata == counted.metadata else {
+                throw PublishError(
+                    path: path,
+                    message: "the snapshot's bundle took \(encoded.metadata.totalBytes) bytes, not the \(counted.metadata.totalBytes) counted before writing it (a bug in bundlepress: please report it)")
+            }
+            json = JSONWriter()
+            json.raw("\"")
+            if case .document(let path) = source {
+                json.raw(",\"bundleSource\":\"DocumentSnapshot\",\"bundleName\":")
+                json.string(path.description)
+            }
+            json.raw("}\n")
+            try feed(json.bytes)
+            try file.finish()
+            return BuiltSnapshot(source: source, path: path, byteCount: file.byteCount, sha256: hasher.finalize().hex)
         } catch {
             throw .publish(error)
         }
-        let bundle = String(decoding: metadata + text, as: UTF8.self)
-        var json = JSONWriter(reservingCapacity: bundle.utf8.count + 200)
-        switch source {
-        case .query(let name):
-            // The keys in the order QuerySnapshot.toJSON() writes them.
-            json.raw("{\"type\":\"firestore/querySnapshot/1.0\",\"bundleSource\":\"QuerySnapshot\",\"bundleName\":")
-            json.string(name)
-            json.raw(",\"bundle\":")
-            json.string(bundle)
-        case .document(let path):
-            // The keys in the order DocumentSnapshot.toJSON() writes them.
-            json.raw("{\"type\":\"firestore/documentSnapshot/1.0\",\"bundle\":")
-            json.string(bundle)
-            json.raw(",\"bundleSource\":\"DocumentSnapshot\",\"bundleName\":")
-            json.string(path.description)
-        }
-        json.raw("}\n")
-        return BuiltSnapshot(source: source, bytes: json.bytes, sha256: SHA256.hash(data: json.bytes).hex)
     }
 }
 
@@ -142,12 +170,12 @@ extension BuiltSnapshot {
     static func budgetViolations(_ snapshots: [(bundle: String, snapshots: [BuiltSnapshot])], budgets: SizeBudget) -> [BudgetViolation] {
         guard let limit = budgets.maxSnapshotBytes else { return [] }
         return snapshots.flatMap { bundle, snapshots in
-            snapshots.filter { $0.bytes.count > limit.bytes }.map { snapshot in
+            snapshots.filter { $0.byteCount > limit.bytes }.map { snapshot in
                 let name = switch snapshot.source {
                 case .query(let name): "named query \"\(name)\""
                 case .document(let path): "document \(path)"
                 }
-                return BudgetViolation(bundle: bundle, snapshot: name, bytes: snapshot.bytes.count, limit: limit)
+                return BudgetViolation(bundle: bundle, snapshot: name, bytes: snapshot.byteCount, limit: limit)
             }
         }
     }
