@@ -76,7 +76,7 @@ let package = Package(
             plugins: ["EmbedSiteAssets"]
         ),
         // Authoring help: `bundlepress init` (a survey of the user's exports → a starter pipeline.yml).
-        .target(name: "Authoring", dependencies: ["ExportReader", "FirestoreModel", "JSONCore", "PipelineLanguage", "Publishing", "SystemSupport"]),
+        .target(name: "Authoring", dependencies: ["ExportReader", "FirestoreModel", "JSONCore", "PipelineLanguage", "Publishing", "QueryEngine", "SystemSupport"]),
         // Compiles site/*.html|js|css into Publishing (SiteAssets), so the binary carries them.
         .executableTarget(name: "SiteAssetEmbedder"),
         .plugin(name: "EmbedSiteAssets", capability: .buildTool(), dependencies: ["SiteAssetEmbedder"]),
@@ -125,7 +125,7 @@ let package = Package(
         // Hosting's own pieces (ByteSet, GlobToken, the nginx snippet, checked by `nginx -t`);
         // what each host makes of all the files is in PublishingTests (HostingFilesTests).
         .testTarget(name: "HostingTests", dependencies: ["Hosting", "SitePolicy"]),
-        .testTarget(name: "AuthoringTests", dependencies: ["Authoring", "ExportReader", "FirestoreModel", "PipelineLanguage", "Publishing"]),
+        .testTarget(name: "AuthoringTests", dependencies: ["Authoring", "ExportReader", "FirestoreModel", "PipelineLanguage", "Publishing", "QueryEngine"]),
         .testTarget(
             name: "EdgeServerTests",
             dependencies: [

@@ -12,6 +12,8 @@
 //     manifestUrl: 'https://example.com/bundles/manifest.json', name: 'latest-stories', loadBundle, namedQuery });
 //   const snapshot = await getDocsFromCache(query);
 //
+// `stableBundleURL` gives the URL of a bundle of the firestore-bundle-builder extension's spec.
+//
 // For server rendering, `fetchSnapshot` returns the JSON of a named query's (or a listed
 // document's) snapshot, which `querySnapshotFromJSON` / `onSnapshotResume` take.
 
@@ -111,6 +113,46 @@ function absoluteUrl(url) {
  */
 export function siteUrl(manifestUrl, relativeUrl) {
   return new URL(relativeUrl, new URL('../', manifestUrl)).href;
+}
+
+/**
+ * The stable URL of a bundle of the firestore-bundle-builder extension's spec (`extension:` in
+ * pipeline.yml), relative to the site root as the manifest's `stable_url`: `bundles/<specId>`,
+ * then each parameter's name and value, parameters in name order (by UTF-8 bytes, as the build
+ * orders them), an array's values joined by commas, every segment URL-encoded. It replaces the
+ * extension's `/bundles/<specId>?param=value`: `fetch('/' + stableBundleURL('by-city', {city}))`.
+ * @param {string} specId the spec document's id
+ * @param {Object<string, string|number|boolean|Array<string|number|boolean>|null|undefined>} [params]
+ *   the parameters' values; a null or undefined one is left out (an optional parameter not given)
+ * @returns {string}
+ * @throws {BundlePressError} `invalid-options` for a spec id or value that a stable URL cannot hold
+ *   (empty, holding `/`, or starting with `.`: the build publishes such bundles by their hashed
+ *   names only)
+ */
+export function stableBundleURL(specId, params = {}) {
+  const segment = (text, what) => {
+    if (text === '' || text.includes('/') || text.startsWith('.')) {
+      throw new BundlePressError(
+        'invalid-options',
+        `${what} ${JSON.stringify(text)} has no stable URL (it is empty, holds "/" or starts with "."); find its bundle in the manifest.`,
+      );
+    }
+    return encodeURIComponent(text);
+  };
+  const bytes = (text) => new TextEncoder().encode(text);
+  const byUtf8 = (a, b) => {
+    const [x, y] = [bytes(a), bytes(b)];
+    for (let i = 0; i < Math.min(x.length, y.length); i += 1) if (x[i] !== y[i]) return x[i] - y[i];
+    return x.length - y.length;
+  };
+  const names = Object.keys(params).filter((name) => params[name] !== null && params[name] !== undefined).sort(byUtf8);
+  const parts = ['bundles', segment(String(specId), 'the spec id')];
+  for (const name of names) {
+    const value = params[name];
+    const text = Array.isArray(value) ? value.map(String).join(',') : String(value);
+    parts.push(segment(name, 'the parameter name'), segment(text, `the value of ${name}`));
+  }
+  return parts.join('/');
 }
 
 // Firestore instance → bundle URL → the promise of its load. Bundle URLs are content-hashed,

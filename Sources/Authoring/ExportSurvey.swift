@@ -2,6 +2,7 @@ import ExportReader
 import FirestoreModel
 import Foundation
 import Publishing
+import QueryEngine
 
 /// What `bundlepress init` finds in a user's exports: the inputs and their formats, the
 /// databases the documents name, each collection id's documents and fields (with their types
@@ -56,7 +57,14 @@ public struct ExportSurvey: Sendable {
     /// Each document's resource path, with the export it was first read from.
     private var seen: [String: String] = [:]
 
-    public init() {}
+    /// Every document read, when the survey was asked to keep them (`init --from-extension`
+    /// reads the spec documents and the values of the fields their parameters compare).
+    public private(set) var documents: DocumentStore?
+
+    /// A survey; with `keepingDocuments`, one that also keeps every document read in ``documents``.
+    public init(keepingDocuments: Bool = false) {
+        documents = keepingDocuments ? DocumentStore(database: Self.unnamed) : nil
+    }
 
     /// The database most documents name, or nil when the exports name none.
     public var database: DatabaseID? {
@@ -68,14 +76,22 @@ public struct ExportSurvey: Sendable {
         let reader = ExportReader(target: Self.unnamed)
         let format = try reader.detectFormat(of: path)
         var count = 0
-        // Counted into a copy, kept only when the whole export reads: a file that fails half way
-        // (skipped by a scan) adds nothing.
-        var survey = self
-        let exportTime = try reader.read(path, format: format) { exported in
-            count += 1
-            survey.count(exported, from: path)
+        var kept: [Document] = []
+        let keeping = documents != nil
+        let exportTime: Timestamp?
+        do {
+            // Counted into a copy, kept only when the whole export reads: a file that fails half
+            // way (skipped by a scan) adds nothing. Its documents join the store after, when the
+            // copy is gone, so that the store is not copied.
+            var survey = self
+            exportTime = try reader.read(path, format: format) { exported in
+                count += 1
+                survey.count(exported, from: path)
+                if keeping { kept.append(exported.document) }
+            }
+            self = survey
         }
-        self = survey
+        for document in kept { documents?.insert(document) }
         if exportTime != nil { exportsRecordTheirTime = true }
         inputs.append(Input(path: path, format: format, documents: count))
         if let written = Self.modificationTime(of: path), newestExportWritten.map({ written > $0 }) ?? true { newestExportWritten = written }

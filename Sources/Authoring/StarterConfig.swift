@@ -8,12 +8,14 @@ import Publishing
 /// database the documents name, the inputs, fields whose names look sensitive redacted, and one
 /// bundle per top-level collection whose named query uses the collection's real fields (newest
 /// first by its most common timestamp field, 20 documents). Comments say what was found and
-/// what to change; the output is deterministic for the same exports.
+/// what to change; the output is deterministic for the same exports. With the extension's bundle
+/// specs (`init --from-extension`), `extension:` instead of the bundles per collection.
 public enum StarterConfig {
     /// The config text for a config in `directory`. `project` overrides the project the exports
     /// name; `schema`, the path of the JSON Schema relative to the config, goes in the first line
     /// for editors. Relative input paths are written relative to `directory`, as the build reads them.
-    public static func yaml(for survey: ExportSurvey, in directory: String = ".", project: String?, schema: String? = nil) -> String {
+    /// With `specs`, the bundles are those of the extension's specs (``extensionLines(_:)``).
+    public static func yaml(for survey: ExportSurvey, in directory: String = ".", project: String?, schema: String? = nil, specs: SpecSurvey? = nil) -> String {
         let collections = Dictionary(survey.collections.map { ($0.collection, $0) }, uniquingKeysWith: { first, _ in first })
         let total = survey.inputs.reduce(0) { $0 + $1.documents }
         var lines = schema.map { ["# yaml-language-server: $schema=\($0)"] } ?? []
@@ -71,7 +73,18 @@ public enum StarterConfig {
             lines += sensitive.map { "  \(quoted($0.collection)): [\($0.fields.map(quoted).joined(separator: ", "))]" }
         }
 
-        lines += ["", "bundles:"]
+        if let specs {
+            lines += extensionLines(specs)
+        } else {
+            lines += starterBundles(survey, collections: collections, sensitive: sensitive)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `bundles:`, one per top-level collection (or per collection group when the exports hold
+    /// no top-level collection), then the nested collections in a comment.
+    private static func starterBundles(_ survey: ExportSurvey, collections: [String: ExposureReport.CollectionExposure], sensitive: [(collection: String, fields: [String])]) -> [String] {
+        var lines = ["", "bundles:"]
         var ids: Set<String> = []
         // Exports of subcollections alone have no top-level collection: their bundles query groups.
         let key = survey.topLevelCollections.isEmpty ? "collection_group" : "collection"
@@ -100,7 +113,7 @@ public enum StarterConfig {
             lines += ["", "# Nested collections, for queries with collection_group: (all collections of that id) or parent:"]
             lines += groups.map { "#   \($0.collection): \(plural($0.documents, "document"))" }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     /// Per collection, the field paths whose last segment names something sensitive.
@@ -192,7 +205,7 @@ public enum StarterConfig {
     /// `text` as a YAML scalar: plain when it reads back as that string (an identifier-like
     /// word that YAML takes for no boolean, null or number), else double-quoted in JSON's string
     /// syntax, which YAML reads the same.
-    private static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         let plain = text.utf8.first.map { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || $0 == UInt8(ascii: "_") } == true
             && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_-./".unicodeScalars.contains($0)) }
             && !["true", "false", "yes", "no", "on", "off", "null", "y", "n"].contains(text.lowercased())
@@ -202,7 +215,7 @@ public enum StarterConfig {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    private static func plural(_ count: Int, _ noun: String) -> String {
+    static func plural(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 }

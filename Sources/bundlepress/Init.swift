@@ -1,6 +1,7 @@
 import ArgumentParser
 import Authoring
 import ExportReader
+import FirestoreModel
 import Foundation
 import PipelineLanguage
 
@@ -20,12 +21,19 @@ struct Init: ParsableCommand {
             written; an existing file is never replaced without --force. Beside it goes \
             pipeline.schema.json (bundlepress schema), which its first line names for editors.
 
+            With --from-extension it writes, instead of those bundles, extension: for the \
+            bundle specs of the firestore-bundle-builder extension found in the exports \
+            (collection bundles, or --extension-collection), each parameter with the values \
+            found in the field its where compares it with; a spec it cannot read, or no spec \
+            at all, is an error. See docs/migrating-from-the-extension.md.
+
             Reference: docs/inputs.md (the formats it reads), docs/pipeline.md (the keys it writes).
 
             Examples:
               bundlepress init
               bundlepress init exports/ backups/2026-11-24
               bundlepress init firestore-seed --config site-data.yml --force
+              bundlepress init --from-extension exports/2026-11-28
             """
     )
 
@@ -41,6 +49,27 @@ struct Init: ParsableCommand {
     @Option(help: "The project id to write (default: the one the exports' document names say).")
     var project: String?
 
+    @Flag(help: "Write extension: for the firestore-bundle-builder extension's bundle specs found in the exports.")
+    var fromExtension = false
+
+    @Option(help: "With --from-extension: the collection holding the bundle specs (the extension's BUNDLESPEC_COLLECTION).")
+    var extensionCollection = "bundles"
+
+    func validate() throws {
+        guard fromExtension || extensionCollection == "bundles" else {
+            throw ValidationError("--extension-collection is an option of --from-extension")
+        }
+        if fromExtension { _ = try specCollection() }
+    }
+
+    /// `--extension-collection` as a collection path.
+    private func specCollection() throws -> ResourcePath {
+        guard let path = try? ResourcePath(parsing: extensionCollection), path.isCollection else {
+            throw ValidationError("--extension-collection \"\(extensionCollection)\" is not a collection path (an odd number of segments, e.g. bundles)")
+        }
+        return path
+    }
+
     func run() throws {
         var terminal = Terminal()
         if !force, FileManager.default.fileExists(atPath: config) {
@@ -49,7 +78,7 @@ struct Init: ParsableCommand {
         }
         let directory = (config as NSString).deletingLastPathComponent
         let schemaFile = (directory as NSString).appendingPathComponent("pipeline.schema.json")
-        var survey = ExportSurvey()
+        var survey = ExportSurvey(keepingDocuments: fromExtension)
         if inputs.isEmpty {
             // Not the site, nor the schema an earlier init wrote.
             survey.scan(".", excluding: ["site", schemaFile])
@@ -70,7 +99,22 @@ struct Init: ParsableCommand {
         }
         print(report(survey))
 
-        let text = StarterConfig.yaml(for: survey, in: directory, project: project, schema: "./pipeline.schema.json")
+        var specs: SpecSurvey?
+        if fromExtension {
+            let collection = try specCollection()
+            do throws(SpecSurvey.Problem) {
+                specs = try SpecSurvey(collection: collection, in: survey)
+            } catch {
+                terminal.error(error.description)
+                switch error {
+                case .noSpecs: throw ExitStatus.usage
+                case .invalidSpec: throw ExitStatus.configError
+                }
+            }
+            print(specReport(specs!))
+        }
+
+        let text = StarterConfig.yaml(for: survey, in: directory, project: project, schema: "./pipeline.schema.json", specs: specs)
         do {
             _ = try PipelineConfig.parse(yaml: text, file: config, baseDirectory: directory.isEmpty ? "." : directory)
         } catch {
@@ -92,6 +136,20 @@ struct Init: ParsableCommand {
                 ["bundlepress serve --watch" + configOption, "# the explorer page at http://127.0.0.1:8080/, rebuilt as you edit"],
             ], indent: "  ")
         print("\nWrote \(config) (and \(schemaFile), its JSON Schema for your editor). Next:\n" + next.joined(separator: "\n"))
+    }
+
+    /// The specs found, with each parameter's values (or a note that they are to be listed).
+    private func specReport(_ specs: SpecSurvey) -> String {
+        var lines = ["", "bundle specs in \(specs.collection): \(specs.specs.count)"]
+        lines += alignedColumns(
+            specs.specs.map { spec in
+                let parameters = spec.parameters.map { parameter in
+                    "\(parameter.name): " + (parameter.values.isEmpty ? "no values found, list them in \(config)" : counted(parameter.values.count, "value"))
+                }
+                return [spec.id, parameters.isEmpty ? "no parameters" : parameters.joined(separator: "; ")]
+            },
+            indent: "  ")
+        return lines.joined(separator: "\n")
     }
 
     /// What the exports hold: inputs, collections with their fields, the newest updateTime.

@@ -160,13 +160,14 @@ struct Serve: AsyncParsableCommand {
         let pipeline = try PipelineConfig.loadForCommand(file, terminal: &terminal)
         let directory = dir ?? pipeline.outputDirectory
         let events = SiteEventStream(run: String(UInt64(Date().timeIntervalSince1970 * 1_000), radix: 36))
-        let live = LiveReloadResponder(wrapping: siteChain(directory, policy: pipeline.headerPolicy, budget: budget).responder, events: events)
+        let live = LiveReloadResponder(
+            wrapping: siteChain(directory, policy: pipeline.headerPolicy.withStableBundleURLs(ofSiteIn: directory), budget: budget).responder, events: events)
         let (firstBuild, firstBuildDone) = AsyncStream.makeStream(of: Void.self)
         // Into the directory being served, even if `output:` changes while watching.
         let watcher = SiteWatcher(configFile: file, outputDirectory: directory)
         let watching = Task {
             var terminal = Terminal()
-            var policy = pipeline.headerPolicy
+            var policy = pipeline.headerPolicy.withStableBundleURLs(ofSiteIn: directory)
             await watcher.run { event in
                 switch event {
                 case .building(let changed) where !changed.isEmpty:
@@ -179,8 +180,9 @@ struct Serve: AsyncParsableCommand {
                     // A fresh chain (an empty edge cache) serves the new site at once: the
                     // edge itself notices a new manifest only within a second, and pages reload
                     // as soon as they hear of the build.
-                    if report.manifestChanged || config.headerPolicy != policy {
-                        policy = config.headerPolicy
+                    let built = config.headerPolicy.withStableBundleURLs(ofSiteIn: directory)
+                    if report.manifestChanged || built != policy {
+                        policy = built
                         live.replaceSite(with: siteChain(directory, policy: policy, budget: budget).responder)
                     }
                     events.send(.rebuilt(summary: report.totals))
@@ -244,14 +246,17 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// The site directory and header policy: from the config, with `--dir` overriding its
-    /// `output:`; with `--dir` and no config file, the built-in policy.
+    /// `output:`; with `--dir` and no config file, the built-in policy. The stable URLs of the
+    /// extension's spec bundles get their rules, as in the header files, from the manifest the
+    /// site holds when the server starts.
     private func site(terminal: inout Terminal) throws -> (String, HeaderPolicy) {
         let file = config.file
         if !config.isGiven, let dir, !FileManager.default.fileExists(atPath: file) {
-            return (dir, .default)
+            return (dir, HeaderPolicy.default.withStableBundleURLs(ofSiteIn: dir))
         }
         let pipeline = try PipelineConfig.loadForCommand(file, terminal: &terminal)
-        return (dir ?? pipeline.outputDirectory, pipeline.headerPolicy)
+        let directory = dir ?? pipeline.outputDirectory
+        return (directory, pipeline.headerPolicy.withStableBundleURLs(ofSiteIn: directory))
     }
 
     /// The first SIGINT or SIGTERM starts a graceful shutdown and restores the default action,

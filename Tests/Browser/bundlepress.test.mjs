@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { BundlePressError, fetchSnapshot, loadNamedQuery, preloadBundles, readManifest, siteUrl } from '../../site/bundlepress.js';
+import { BundlePressError, fetchSnapshot, loadNamedQuery, preloadBundles, readManifest, siteUrl, stableBundleURL } from '../../site/bundlepress.js';
 import { exampleManifest, expectedQueryPaths, returningSite, siteDirectory } from './support.mjs';
 
 const MANIFEST_URL = 'https://cdn.test/site/bundles/manifest.json';
@@ -73,6 +73,18 @@ async function rejectsWith(promise, code, message) {
 test('resolves manifest URLs against the site root above bundles/', () => {
   assert.equal(siteUrl(MANIFEST_URL, 'bundles/front.00aa.bundle'), 'https://cdn.test/site/bundles/front.00aa.bundle');
   assert.equal(siteUrl('http://127.0.0.1:8080/bundles/manifest.json', 'bundles/x.bundle'), 'http://127.0.0.1:8080/bundles/x.bundle');
+});
+
+test('stableBundleURL: the path the build publishes a spec bundle at, parameters in name order, encoded', () => {
+  assert.equal(stableBundleURL('latest'), 'bundles/latest');
+  assert.equal(stableBundleURL('by-city', { year: 2024, city: 'new york', maxPrice: undefined, tag: null }), 'bundles/by-city/city/new%20york/year/2024');
+  // By UTF-8 bytes, as the build orders them: upper case before lower, "é" after "z".
+  assert.equal(stableBundleURL('s', { é: 1, z: 2, Z: 3 }), 'bundles/s/Z/3/z/2/%C3%A9/1');
+  assert.equal(stableBundleURL('tagged', { tags: ['a', 'b&c'], flag: false }), 'bundles/tagged/flag/false/tags/a%2Cb%26c');
+  assert.equal(siteUrl(MANIFEST_URL, stableBundleURL('latest')), 'https://cdn.test/site/bundles/latest');
+  for (const [spec, params] of [['by-city', { city: '' }], ['by-city', { city: 'a/b' }], ['by-city', { city: '.hidden' }], ['', {}]]) {
+    assert.throws(() => stableBundleURL(spec, params), (error) => error instanceof BundlePressError && error.code === 'invalid-options');
+  }
 });
 
 test('loadNamedQuery fetches the manifest with HTTP caching, loads the bundle bytes, returns the query', async () => {

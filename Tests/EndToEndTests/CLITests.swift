@@ -275,6 +275,31 @@ struct CLITests {
         #expect(notAnExport.status == 65 && notAnExport.stderr.contains("numbers.json"), "\(notAnExport)")
     }
 
+    /// `init --from-extension`: exports without specs are a usage error naming the collections
+    /// found; with specs, the config it writes builds them, at the extension's URLs.
+    @Test func initFromExtensionWritesTheSpecsOrSaysThereAreNone() throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        try FileManager.default.removeItem(atPath: example.file("pipeline.yml"))
+        let none = try example.run("init", "--from-extension")
+        #expect(none.status == 64, "\(none)")
+        #expect(none.stderr.contains("error: the exports hold no bundle spec in collection bundles (top-level collections: authors, site, stories); "), "\(none)")
+        #expect(!FileManager.default.fileExists(atPath: example.file("pipeline.yml")))
+        let stray = try example.run("init", "--extension-collection", "specs")
+        #expect(stray.status == 64 && stray.stderr.contains("--extension-collection is an option of --from-extension"), "\(stray)")
+
+        let specs = #"{"name":"projects/bundlepress-demo/databases/(default)/documents/specs/by-category","fields":{"params":{"mapValue":{"fields":{"category":{"mapValue":{"fields":{"required":{"booleanValue":true}}}}}}},"queries":{"mapValue":{"fields":{"by-category":{"mapValue":{"fields":{"collection":{"stringValue":"stories"},"conditions":{"arrayValue":{"values":[{"mapValue":{"fields":{"where":{"arrayValue":{"values":[{"stringValue":"category"},{"stringValue":"=="},{"stringValue":"$category"}]}}}}}]}}}}}}}}},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"}"#
+        try example.write("exports/specs.ndjson", specs + "\n")
+        let written = try example.run("init", "--from-extension", "--extension-collection", "specs")
+        #expect(written.status == 0 && written.stdout.contains("bundle specs in specs: 1\n  by-category  category: 5 values\n"), "\(written)")
+        #expect(try example.read("pipeline.yml").contains("\nextension:\n  collection: specs\n"))
+        let build = try example.run("build", "--quiet", "--previous", "none")
+        #expect(build.status == 0, "\(build)")
+        #expect(try example.read("pipeline.yml").contains("      category: [culture, science, sport, tech, world]\n"))
+        #expect(try example.manifestBundles().count == 5)
+        #expect(FileManager.default.fileExists(atPath: example.file("site/bundles/by-category/category/sport")))
+    }
+
     @Test func inspectNeedsAFileOrExposure() throws {
         let result = try runBundlepress(["inspect"], in: FileManager.default.temporaryDirectory.path)
         #expect(result.status == 64 && result.stderr.contains("Missing expected argument '<file>'"), "\(result)")

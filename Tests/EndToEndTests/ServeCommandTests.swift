@@ -88,6 +88,27 @@ struct ServeCommandTests {
         #expect(server.stderr.contains("\"GET /bundles/manifest.json HTTP/1.1\" 200 "), "\(server.stderr)")
     }
 
+    /// A spec bundle's stable URL is served with the spec's clientCache and serverCache, as the
+    /// header files say (read from the manifest when the server starts).
+    @Test func servesTheStableURLsOfSpecBundlesWithTheSpecsCacheLifetimes() async throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        let spec = #"{"name":"projects/bundlepress-demo/databases/(default)/documents/specs/spec-latest","fields":{"queries":{"mapValue":{"fields":{"spec-latest":{"mapValue":{"fields":{"collection":{"stringValue":"stories"},"conditions":{"arrayValue":{"values":[{"mapValue":{"fields":{"limit":{"integerValue":"2"}}}}]}}}}}}}},"clientCache":{"stringValue":"300"},"serverCache":{"integerValue":"60"}},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"}"#
+        try example.write("exports/specs.ndjson", spec + "\n")
+        try example.write("pipeline.yml", try example.read("pipeline.yml") + "\nextension: {collection: specs}\n")
+        let build = try example.run("build", "--quiet")
+        #expect(build.status == 0, "\(build)")
+        let server = try ServeProcess(["--port", "0"], in: example.path)
+        let base = try #require(try await server.waitForURL(), "no Serving line: \(server.stderr)")
+        let (body, response) = try await URLSession.shared.data(from: base.appendingPathComponent("bundles/spec-latest"))
+        let http = try #require(response as? HTTPURLResponse)
+        #expect(http.statusCode == 200)
+        #expect(http.value(forHTTPHeaderField: "Cache-Control") == "public, max-age=300, s-maxage=60, must-revalidate")
+        #expect(body == (try Data(contentsOf: URL(fileURLWithPath: example.file("site/bundles/spec-latest")))))
+        #expect(try example.read("site/_headers").contains("/bundles/spec-latest\n  ! Cache-Control\n  Cache-Control: public, max-age=300, s-maxage=60, must-revalidate\n"))
+        #expect(try await server.stop(SIGINT) == 0)
+    }
+
     /// A server's event stream read on a socket of its own, as an open page's `EventSource` does.
     final class EventStreamListener: @unchecked Sendable {
         private let descriptor: Int32

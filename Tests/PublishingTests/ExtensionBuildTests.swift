@@ -168,6 +168,30 @@ struct ExtensionBuildTests {
         #expect(FileManager.default.fileExists(atPath: dir.file("site/bundles/snapshots"), isDirectory: &isFolder) && isFolder.boolValue)
     }
 
+    /// On Netlify the extension's `?cat=news` URL is rewritten to the stable path, by a block of
+    /// `_redirects` that keeps the site's own rules and goes when no spec has parameters.
+    @Test func netlifyMapsTheQueryStringURLsInABlockOfRedirects() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let configPath = try SmallSite.write(into: dir, config: SpecSite.specConfig, data: SpecSite.data)
+        try FileManager.default.createDirectory(atPath: dir.file("site"), withIntermediateDirectories: true)
+        try Data("/* /index.html 200\n".utf8).write(to: URL(fileURLWithPath: dir.file("site/_redirects")))
+        _ = try build(config: configPath)
+        let redirects = try String(contentsOfFile: dir.file("site/_redirects"), encoding: .utf8)
+        #expect(redirects == """
+            # bundlepress: begin (rewritten by each build; edit outside this block)
+            /bundles/by-cat  cat=:v0  /bundles/by-cat/cat/:v0  200
+            # bundlepress: end
+
+            /* /index.html 200
+
+            """, "\(redirects)")
+        try Data(NDJSON.file(NDJSON.document("bundles/latest", NDJSON.fields(["docs": SpecSite.array(NDJSON.string("stories/s1"))])), NDJSON.document("stories/s1", NDJSON.fields(["cat": NDJSON.string("news")]))).utf8)
+            .write(to: URL(fileURLWithPath: dir.file("data.ndjson")))
+        _ = try build(config: configPath)
+        #expect(try String(contentsOfFile: dir.file("site/_redirects"), encoding: .utf8) == "/* /index.html 200\n")
+    }
+
     @Test func aSpecErrorFailsTheBuildNamingTheSpec() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -123,14 +123,27 @@ struct SpecExpansion {
     }
 
     /// The distinct values (of the parameter's type) of the field a required parameter is
-    /// compared with, in Firestore order.
+    /// compared with, in Firestore order; an error saying which values to list when there are none.
     private func foundValues(of parameter: SpecParameter, in store: DocumentStore) throws(ConfigError) -> [SpecParameterValue] {
         let listIt = "list its values in pipeline.yml under extension: params: \(spec.id): \(parameter.name): [...]"
-        guard parameter.kind.element == nil, let source = valueSource(of: parameter.name) else {
+        guard let (source, values) = valuesInData(of: parameter, in: store) else {
             throw spec.error(
                 "the required parameter \(parameter.name) has no values: no where compares a field with it by == or array-contains in a query over a fixed collection, so \(listIt)",
                 at: "params.\(parameter.name)")
         }
+        guard !values.isEmpty else {
+            throw spec.error(
+                "the required parameter \(parameter.name) (\(parameter.kind.rawValue)) takes the values of \(source.field), and no document of its query holds one of that type; \(listIt)",
+                at: "params.\(parameter.name)")
+        }
+        return values
+    }
+
+    /// The field a parameter is compared with and its distinct values of the parameter's type
+    /// (an array's elements for `array-contains`), in Firestore order; nil for an array
+    /// parameter or one no `where` compares a field with (``valueSource(of:)``).
+    func valuesInData(of parameter: SpecParameter, in store: DocumentStore) -> (source: ValueSource, values: [SpecParameterValue])? {
+        guard parameter.kind.element == nil, let source = valueSource(of: parameter.name) else { return nil }
         var found: [Value] = []
         for document in store.evaluate(source.query) {
             guard let value = document.value(at: source.field, database: store.database) else { continue }
@@ -142,12 +155,7 @@ struct SpecExpansion {
             guard let text = parameter.text(of: value), texts.last != text else { continue }
             texts.append(text)
         }
-        guard !texts.isEmpty else {
-            throw spec.error(
-                "the required parameter \(parameter.name) (\(parameter.kind.rawValue)) takes the values of \(source.field), and no document of its query holds one of that type; \(listIt)",
-                at: "params.\(parameter.name)")
-        }
-        return texts.map(SpecParameterValue.text)
+        return (source, texts.map(SpecParameterValue.text))
     }
 
     /// The spec id, then each parameter's name and value (`products.city.austin`); where a value
@@ -171,5 +179,32 @@ struct SpecExpansion {
         }
         let digest = String(hash, radix: 16)
         return "\(spec.id.prefix(80)).\(String(repeating: "0", count: 16 - digest.count))\(digest)"
+    }
+}
+
+extension ExtensionSpec {
+    /// A parameter the spec declares and the values the data holds for it: what
+    /// `bundlepress init --from-extension` lists under `extension: params:`.
+    public struct ParameterInData: Sendable, Equatable {
+        public var name: String
+        /// Its type as the spec names it (`string`, `integer-array`, …).
+        public var type: String
+        public var isRequired: Bool
+        /// The field a `where` compares it with by `==` or `array-contains` in a query over a
+        /// collection without parameters; nil when none does, or for an array parameter.
+        public var field: FieldPath?
+        /// The distinct values of ``field`` of the parameter's type, in Firestore order: the
+        /// values a build takes for a required parameter pipeline.yml lists none for.
+        public var values: [SpecParameterValue]
+    }
+
+    /// Every declared parameter, in name order, with the values `store` holds for it.
+    public func parametersInData(_ store: DocumentStore) -> [ParameterInData] {
+        let expansion = SpecExpansion(spec: self)
+        return parameterNames.map { name in
+            let parameter = parameters[name]!
+            let found = expansion.valuesInData(of: parameter, in: store)
+            return ParameterInData(name: name, type: parameter.kind.rawValue, isRequired: parameter.isRequired, field: found?.source.field, values: found?.values ?? [])
+        }
     }
 }

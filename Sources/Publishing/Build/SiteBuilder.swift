@@ -291,10 +291,12 @@ public struct SiteBuilder: Sendable {
         guard let published = publisher.publishedManifest().published else {
             throw .publish(PublishError(path: outputDirectory, message: "the manifest disappeared while checking it"))
         }
-        let hosting = HostingFiles(policy: StableBundleURLs(manifest: published.manifest.bundles).policy(over: config.headerPolicy), publicDirectory: config.output)
+        let stable = StableBundleURLs(manifest: published.manifest.bundles)
+        let hosting = HostingFiles(policy: stable.policy(over: config.headerPolicy), publicDirectory: config.output)
         do throws(PublishError) {
             try SiteAssets.installMissing(in: outputDirectory)
             _ = try hosting.write(into: outputDirectory)
+            try stable.writeRedirects(into: outputDirectory)
         } catch {
             throw .publish(error)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Hosting
 import PipelineLanguage
 import SitePolicy
 import SystemSupport
@@ -8,11 +9,12 @@ import SystemSupport
 /// array parameter's values joined by commas) otherwise. An app that fetched the extension's
 /// `/bundles/<specId>?param=value` changes only that URL (docs/migrating-from-the-extension.md).
 ///
-/// The files are copies of the content-hashed bundles, replaced at each build, so they are
+/// The files are the content-hashed bundles again (hard links, or copies), replaced at each build, so they are
 /// served with revalidation: `max-age` is the spec's `clientCache` and `s-maxage` its
 /// `serverCache` (0 when unset, as the extension's function sends no caching header then), in
 /// every header file. Everything here is read from the manifest, so an up-to-date build renders
-/// the same header rules.
+/// the same header rules. On Netlify the extension's own URLs, `/bundles/<specId>?param=value`,
+/// are rewritten to the stable paths by a marked block of `_redirects` (``NetlifyQueryRedirects``).
 struct StableBundleURLs {
     /// One copy: the stable path, relative to the output, and the bundle's published URL.
     struct Copy: Equatable {
@@ -23,6 +25,8 @@ struct StableBundleURLs {
     let copies: [Copy]
     /// The header rules of the stable paths, one per spec, before the site's own.
     let rules: [HeaderRule]
+    /// The query-string rewrites of the specs with parameters, for Netlify.
+    let redirects: NetlifyQueryRedirects
 
     init(manifest: [Manifest.Entry]) {
         copies = manifest.compactMap { entry in entry.stableURL.map { Copy(path: $0, source: entry.url) } }
@@ -34,6 +38,13 @@ struct StableBundleURLs {
             guard let pattern = try? PathPattern(text), let field = try? HeaderField(validatingName: "Cache-Control", value: value) else { return nil }
             return HeaderRule(pattern: pattern, fields: [field])
         }
+        var mappings: [(path: String, parameters: [String])] = []
+        for entry in manifest where entry.stableURL != nil {
+            guard let spec = entry.spec, let parameters = entry.specParameters, !parameters.isEmpty else { continue }
+            let mapping = (path: "/bundles/\(spec)", parameters: parameters.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            if !mappings.contains(where: { $0 == mapping }) { mappings.append(mapping) }
+        }
+        redirects = NetlifyQueryRedirects(mappings: mappings.enumerated().sorted { ($0.element.parameters.count, $1.offset) > ($1.element.parameters.count, $0.offset) }.map(\.element))
     }
 
     /// `policy` with the stable paths' rules first.
@@ -41,14 +52,15 @@ struct StableBundleURLs {
         HeaderPolicy(rules: rules + policy.rules, cors: policy.cors)
     }
 
-    /// Puts each copy in place, and removes the stable paths `previous` (the manifest this build
-    /// replaces) had that this build has not, with the folders they leave empty: only files
-    /// BundlePress wrote there are ever removed.
+    /// Writes the `_redirects` block, puts each copy in place, and removes the stable paths
+    /// `previous` (the manifest this build replaces) had that this build has not, with the
+    /// folders they leave empty: only files BundlePress wrote there are ever removed.
     ///
     /// A copy is a hard link to the published bundle, staged beside the stable path and renamed
     /// over it in one atomic step (``DurableFiles``); where the file system has no hard links,
     /// the bundle is copied there, streamed and flushed, never held whole in memory.
     func write(into outputDirectory: String, replacing previous: [Manifest.Entry]) throws(PublishError) {
+        try writeRedirects(into: outputDirectory)
         func inOutput(_ path: String) -> String { (outputDirectory as NSString).appendingPathComponent(path) }
         for copy in copies {
             let target = inOutput(copy.path)
@@ -82,5 +94,33 @@ struct StableBundleURLs {
                 folder = (folder as NSString).deletingLastPathComponent
             }
         }
+    }
+
+    /// Puts the `_redirects` block in place in the output's `_redirects` (the rest of the file
+    /// kept), or removes the block; the file is written only when its text changes.
+    func writeRedirects(into outputDirectory: String) throws(PublishError) {
+        let target = (outputDirectory as NSString).appendingPathComponent(NetlifyQueryRedirects.path)
+        let existing = FileManager.default.contents(atPath: target).map { String(decoding: $0, as: UTF8.self) }
+        let merged = redirects.merged(into: existing)
+        guard merged != existing else { return }
+        guard let merged else {
+            do {
+                try FileManager.default.removeItem(atPath: target)
+            } catch {
+                throw PublishError(path: target, message: "cannot remove the file, which held only bundlepress's rules: \(error.localizedDescription)")
+            }
+            return
+        }
+        try DurableFiles.replaceAtomically(path: target, with: Array(merged.utf8))
+    }
+}
+
+extension HeaderPolicy {
+    /// This policy with, first, the rules of the stable URLs of the spec bundles the site in
+    /// `outputDirectory` publishes, read from its manifest (none without one): the policy its
+    /// header files are rendered from, for `serve` to answer with the same.
+    public func withStableBundleURLs(ofSiteIn outputDirectory: String) -> HeaderPolicy {
+        let bundles = SitePublisher(outputDirectory: outputDirectory).publishedManifest().published?.manifest.bundles ?? []
+        return StableBundleURLs(manifest: bundles).policy(over: self)
     }
 }
