@@ -40,14 +40,17 @@ let package = Package(
         .systemLibrary(name: "CWriteback"),
         .target(name: "JSONCore"),
         .target(name: "FirestoreModel", dependencies: ["JSONCore"]),
-        .target(name: "ParallelWork"),
-        // The C library (re-exported) and the file stamps built on `stat`, for Publishing,
-        // Authoring and EdgeServer.
+        // The C library (re-exported: no `#if canImport(Glibc)` preamble elsewhere) and the file
+        // stamps built on `stat`; below every target that calls the C library.
         .target(name: "SystemSupport"),
-        .target(name: "ExportReader", dependencies: ["FirestoreModel", "JSONCore", "ParallelWork"]),
+        .target(name: "ParallelWork", dependencies: ["SystemSupport"]),
+        .target(name: "ExportReader", dependencies: ["FirestoreModel", "JSONCore", "ParallelWork", "SystemSupport"]),
         .target(name: "QueryEngine", dependencies: ["FirestoreModel", "JSONCore", "ParallelWork"]),
-        .target(name: "BundleFormat", dependencies: ["FirestoreModel", "JSONCore", "CZlib", "CLibdeflate", "ParallelWork"]),
-        .target(name: "SitePolicy"),
+        // gzip streams: one thread over zlib, parallel over libdeflate (zlib where the process has
+        // none), and gunzip, for the .gz copies (BundleFormat, Publishing) and their serving (EdgeServer).
+        .target(name: "Gzip", dependencies: ["CZlib", "CLibdeflate", "ParallelWork"]),
+        .target(name: "BundleFormat", dependencies: ["FirestoreModel", "JSONCore", "Gzip", "ParallelWork"]),
+        .target(name: "SitePolicy", dependencies: ["SystemSupport"]),
         // pipeline.yml: the config language (YAML → PipelineConfig, the query language, fan-out,
         // hints, headers, budgets, retention), validated once and passed down.
         .target(
@@ -64,7 +67,7 @@ let package = Package(
             name: "Publishing",
             dependencies: [
                 "FirestoreModel", "JSONCore", "ExportReader", "QueryEngine", "BundleFormat", "SitePolicy",
-                "PipelineLanguage", "Hosting", "ParallelWork", "SystemSupport", "CWriteback",
+                "PipelineLanguage", "Hosting", "ParallelWork", "SystemSupport", "CWriteback", "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -80,7 +83,7 @@ let package = Package(
         .target(
             name: "EdgeServer",
             dependencies: [
-                "SitePolicy", "BundleFormat", "SystemSupport",
+                "SitePolicy", "Gzip", "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -98,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "bundlepress",
             dependencies: [
-                "Publishing", "Authoring", "PipelineLanguage", "BundleFormat", "QueryEngine", "FirestoreModel", "JSONCore", "ExportReader", "SitePolicy", "EdgeServer",
+                "Publishing", "Authoring", "PipelineLanguage", "BundleFormat", "QueryEngine", "FirestoreModel", "JSONCore", "ExportReader", "SitePolicy", "EdgeServer", "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -107,12 +110,13 @@ let package = Package(
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel", "JSONCore"]),
         .testTarget(name: "ExportReaderTests", dependencies: ["ExportReader", "FirestoreModel", "JSONCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "QueryEngineTests", dependencies: ["QueryEngine", "FirestoreModel", "JSONCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat", "CZlib", "FirestoreModel", "JSONCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GzipTests", dependencies: ["Gzip", "CZlib"]),
+        .testTarget(name: "BundleFormatTests", dependencies: ["BundleFormat", "Gzip", "FirestoreModel", "JSONCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PipelineLanguageTests", dependencies: ["PipelineLanguage", "SitePolicy", "QueryEngine", "FirestoreModel", "JSONCore"]),
         .testTarget(
             name: "PublishingTests",
             dependencies: [
-                "Publishing", "PipelineLanguage", "Hosting", "SitePolicy", "BundleFormat", "ExportReader", "FirestoreModel", "JSONCore", "QueryEngine", "SystemSupport",
+                "Publishing", "PipelineLanguage", "Hosting", "SitePolicy", "BundleFormat", "Gzip", "ExportReader", "FirestoreModel", "JSONCore", "QueryEngine", "SystemSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Fixtures")]
@@ -125,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "EdgeServerTests",
             dependencies: [
-                "EdgeServer", "SitePolicy", "BundleFormat", "SystemSupport",
+                "EdgeServer", "SitePolicy", "Gzip", "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -136,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Publishing", "BundleFormat",
+                "Publishing", "Gzip", "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -26,20 +26,20 @@ struct BackfireDecoder: NDJSONRecordDecoder {
     }
 
     func decode(_ record: JSONNode, line: RecordLine, locate: (Int) -> SourceLocation, _ body: (ExportedDocument) -> Void) throws(ExportError) {
-        do throws(ValueDecodingError) {
+        do throws(JSONDecodingError) {
             guard let object = record.objectValue, let path = object["path"], let data = object["data"] else {
                 let found = record.objectValue.map(RESTRecordDecoder.describeKeys(of:)) ?? record.kindDescription
-                throw ValueDecodingError(offset: record.offset, message: "expected a firestore-backfire record {\"path\", \"data\", …}, found \(found)")
+                throw JSONDecodingError(offset: record.offset, message: "expected a firestore-backfire record {\"path\", \"data\", …}, found \(found)")
             }
             if let unknown = RESTRecordDecoder.unknownKey(in: object, allowed: Self.keys, context: "a firestore-backfire record") {
-                throw ValueDecodingError(offset: unknown.offset, message: unknown.message)
+                throw JSONDecodingError(offset: unknown.offset, message: unknown.message)
             }
             guard let pathText = path.stringValue else {
-                throw ValueDecodingError(offset: path.offset, message: "\"path\" must be a document path string, found \(path.kindDescription)")
+                throw JSONDecodingError(offset: path.offset, message: "\"path\" must be a document path string, found \(path.kindDescription)")
             }
             let name = try Value.decodeReference(pathText, field: "document path", offset: path.offset, relativeTo: reRooter.target)
             guard let fields = data.objectValue else {
-                throw ValueDecodingError(offset: data.offset, message: "\"data\" must be an object of fields, found \(data.kindDescription)")
+                throw JSONDecodingError(offset: data.offset, message: "\"data\" must be an object of fields, found \(data.kindDescription)")
             }
             let typed = try Self.typedFields(of: object)
             let document = Document(path: name.path, fields: try values.fields(of: fields, record: typed, relativeTo: name.database))
@@ -52,16 +52,16 @@ struct BackfireDecoder: NDJSONRecordDecoder {
     }
 
     /// The tree of the record's `timestamps`, `geopoints` and `documents` lists, or nil.
-    private static func typedFields(of record: JSONObject) throws(ValueDecodingError) -> TypedFieldTree? {
+    private static func typedFields(of record: JSONObject) throws(JSONDecodingError) -> TypedFieldTree? {
         var tree: TypedFieldTree?
         for (key, kind) in lists {
             guard let list = record[key] else { continue }
             guard let entries = list.arrayValue else {
-                throw ValueDecodingError(offset: list.offset, message: "\"\(key)\" must be a list of field paths, found \(list.kindDescription)")
+                throw JSONDecodingError(offset: list.offset, message: "\"\(key)\" must be a list of field paths, found \(list.kindDescription)")
             }
             for entry in entries {
                 guard let text = entry.stringValue else {
-                    throw ValueDecodingError(offset: entry.offset, message: "\"\(key)\" must hold field path strings, found \(entry.kindDescription)")
+                    throw JSONDecodingError(offset: entry.offset, message: "\"\(key)\" must hold field path strings, found \(entry.kindDescription)")
                 }
                 // Backfire joins keys with '.' without escaping: split the same way.
                 let segments = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { String(Substring($0)) }

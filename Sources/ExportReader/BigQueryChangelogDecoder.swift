@@ -68,16 +68,16 @@ struct BigQueryChangelogDecoder: ExportDocumentSource {
     }
 
     private mutating func add(_ record: JSONNode, locate: (Int) -> SourceLocation, line: Int) throws(ExportError) {
-        do throws(ValueDecodingError) {
+        do throws(JSONDecodingError) {
             guard let object = record.objectValue else {
-                throw ValueDecodingError(offset: record.offset, message: "expected a raw changelog row {\"timestamp\", \"document_name\", \"operation\", \"data\", …}, found \(record.kindDescription)")
+                throw JSONDecodingError(offset: record.offset, message: "expected a raw changelog row {\"timestamp\", \"document_name\", \"operation\", \"data\", …}, found \(record.kindDescription)")
             }
             let name = try Self.documentName(object, at: record.offset, relativeTo: reRooter.target)
             let operation = try Self.operation(object, at: record.offset)
             let timestamp = try Self.timestamp(object, at: record.offset)
             let dataNode = operation == .delete ? nil : object["data"].flatMap { $0.isNull ? nil : $0 }
             if dataNode == nil, operation != .delete {
-                throw ValueDecodingError(offset: record.offset, message: "\"data\" is null or missing in a \(operation.rawValue) row; only DELETE rows have no data")
+                throw JSONDecodingError(offset: record.offset, message: "\"data\" is null or missing in a \(operation.rawValue) row; only DELETE rows have no data")
             }
             let previous = newest[name]
             if previous == nil { order.append(name) }
@@ -89,7 +89,7 @@ struct BigQueryChangelogDecoder: ExportDocumentSource {
             var data: (String, SourceLocation)?
             if let dataNode {
                 guard let text = dataNode.stringValue else {
-                    throw ValueDecodingError(offset: dataNode.offset, message: "\"data\" must be the document's JSON text (a string), found \(dataNode.kindDescription)")
+                    throw JSONDecodingError(offset: dataNode.offset, message: "\"data\" must be the document's JSON text (a string), found \(dataNode.kindDescription)")
                 }
                 data = (text, locate(dataNode.offset))
             }
@@ -129,22 +129,22 @@ struct BigQueryChangelogDecoder: ExportDocumentSource {
         return ExportedDocument(document: reRooter.reRoot(document, from: name.database), sourceDatabase: name.database, location: row.row)
     }
 
-    private static func documentName(_ row: JSONObject, at offset: Int, relativeTo database: DatabaseID) throws(ValueDecodingError) -> ResourceName {
+    private static func documentName(_ row: JSONObject, at offset: Int, relativeTo database: DatabaseID) throws(JSONDecodingError) -> ResourceName {
         let node = try column("document_name", of: row, at: offset)
         return try Value.decodeReference(node.text, field: "document_name", offset: node.offset, relativeTo: database)
     }
 
-    private static func operation(_ row: JSONObject, at offset: Int) throws(ValueDecodingError) -> Operation {
+    private static func operation(_ row: JSONObject, at offset: Int) throws(JSONDecodingError) -> Operation {
         let node = try column("operation", of: row, at: offset)
         guard let operation = Operation.allCases.first(where: { UTF8Order.equal($0.rawValue, node.text) }) else {
             let expected = Operation.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValueDecodingError(offset: node.offset, message: "operation must be one of \(expected), found \"\(node.text.prefix(40))\"")
+            throw JSONDecodingError(offset: node.offset, message: "operation must be one of \(expected), found \"\(node.text.prefix(40))\"")
         }
         return operation
     }
 
     /// The `timestamp` column as `bq extract` writes it (`2024-05-01 12:34:56.123456 UTC`), or RFC 3339.
-    private static func timestamp(_ row: JSONObject, at offset: Int) throws(ValueDecodingError) -> Timestamp {
+    private static func timestamp(_ row: JSONObject, at offset: Int) throws(JSONDecodingError) -> Timestamp {
         let node = try column("timestamp", of: row, at: offset)
         var bytes = Array(node.text.utf8)
         if bytes.count > 4, bytes.suffix(4).elementsEqual(" UTC".utf8) {
@@ -156,16 +156,16 @@ struct BigQueryChangelogDecoder: ExportDocumentSource {
         do {
             return try Timestamp(rfc3339: String(decoding: bytes, as: UTF8.self))
         } catch {
-            throw ValueDecodingError(offset: node.offset, message: "timestamp \"\(node.text.prefix(40))\" is not a BigQuery TIMESTAMP; expected e.g. \"2024-05-01 12:34:56.123456 UTC\" or RFC 3339")
+            throw JSONDecodingError(offset: node.offset, message: "timestamp \"\(node.text.prefix(40))\" is not a BigQuery TIMESTAMP; expected e.g. \"2024-05-01 12:34:56.123456 UTC\" or RFC 3339")
         }
     }
 
-    private static func column(_ name: String, of row: JSONObject, at offset: Int) throws(ValueDecodingError) -> (text: String, offset: Int) {
+    private static func column(_ name: String, of row: JSONObject, at offset: Int) throws(JSONDecodingError) -> (text: String, offset: Int) {
         guard let node = row[name] else {
-            throw ValueDecodingError(offset: offset, message: "a raw changelog row needs \"\(name)\"; found \(RESTRecordDecoder.describeKeys(of: row))")
+            throw JSONDecodingError(offset: offset, message: "a raw changelog row needs \"\(name)\"; found \(RESTRecordDecoder.describeKeys(of: row))")
         }
         guard let text = node.stringValue else {
-            throw ValueDecodingError(offset: node.offset, message: "\(name) must be a string, found \(node.kindDescription)")
+            throw JSONDecodingError(offset: node.offset, message: "\(name) must be a string, found \(node.kindDescription)")
         }
         return (text, node.offset)
     }

@@ -14,7 +14,7 @@ protocol CollectionTreeLayout: Sendable {
     var fieldlessParentsAreMissing: Bool { get }
 
     /// The collections at the top of the file.
-    func rootCollections(of root: JSONNode) throws(ValueDecodingError) -> [CollectionNode]
+    func rootCollections(of root: JSONNode) throws(JSONDecodingError) -> [CollectionNode]
 
     /// The collection that `key` in the subcollections member of `document` names.
     func subcollection(_ key: String, of document: ResourcePath) throws(PathError) -> ResourcePath

@@ -34,7 +34,7 @@ struct CollectionTreeSource<Layout: CollectionTreeLayout>: ExportDocumentSource 
     }
 
     mutating func next() throws(ExportError) -> ExportedDocument? {
-        do throws(ValueDecodingError) {
+        do throws(JSONDecodingError) {
             if let root {
                 self.root = nil
                 try push(layout.rootCollections(of: root))
@@ -58,24 +58,24 @@ struct CollectionTreeSource<Layout: CollectionTreeLayout>: ExportDocumentSource 
 
     /// Queues the subcollections of the document `member` and returns the document, unless it
     /// only stands for a missing parent.
-    private mutating func visit(_ member: JSONObject.Member, in collection: ResourcePath) throws(ValueDecodingError) -> ExportedDocument? {
+    private mutating func visit(_ member: JSONObject.Member, in collection: ResourcePath) throws(JSONDecodingError) -> ExportedDocument? {
         guard !member.key.isEmpty, !member.key.contains("/") else {
-            throw ValueDecodingError(offset: member.keyOffset, message: "a document ID must be non-empty and without '/', found \"\(member.key)\" in collection \"\(collection)\"")
+            throw JSONDecodingError(offset: member.keyOffset, message: "a document ID must be non-empty and without '/', found \"\(member.key)\" in collection \"\(collection)\"")
         }
         let path = collection.appending(member.key)
         guard let object = member.value.objectValue else {
-            throw ValueDecodingError(offset: member.value.offset, message: "document \"\(path)\" must be an object of fields, found \(member.value.kindDescription)")
+            throw JSONDecodingError(offset: member.value.offset, message: "document \"\(path)\" must be an object of fields, found \(member.value.kindDescription)")
         }
         var subcollections: [CollectionNode] = []
         if let nested = object.member(layout.subcollectionsKey) {
             guard let nestedCollections = nested.value.objectValue else {
-                throw ValueDecodingError(offset: nested.value.offset, message: "\"\(nested.key)\" of document \"\(path)\" must be an object of collection → documents, found \(nested.value.kindDescription)")
+                throw JSONDecodingError(offset: nested.value.offset, message: "\"\(nested.key)\" of document \"\(path)\" must be an object of collection → documents, found \(nested.value.kindDescription)")
             }
             for subcollection in nestedCollections.members {
                 do throws(PathError) {
                     subcollections.append(CollectionNode(path: try layout.subcollection(subcollection.key, of: path), node: subcollection.value))
                 } catch {
-                    throw ValueDecodingError(offset: subcollection.keyOffset, message: "subcollection of \"\(path)\": \(error.message)")
+                    throw JSONDecodingError(offset: subcollection.keyOffset, message: "subcollection of \"\(path)\": \(error.message)")
                 }
             }
         }
@@ -89,15 +89,15 @@ struct CollectionTreeSource<Layout: CollectionTreeLayout>: ExportDocumentSource 
     }
 
     /// Queues collections so that the first is walked first.
-    private mutating func push(_ collections: [CollectionNode]) throws(ValueDecodingError) {
+    private mutating func push(_ collections: [CollectionNode]) throws(JSONDecodingError) {
         for collection in collections.reversed() {
             guard collection.path.isCollection else {
-                throw ValueDecodingError(offset: collection.node.offset, message: "\"\(collection.path)\" is not a collection path (it needs an odd number of segments)")
+                throw JSONDecodingError(offset: collection.node.offset, message: "\"\(collection.path)\" is not a collection path (it needs an odd number of segments)")
             }
             guard let documents = collection.node.objectValue else {
                 let hint = collection.node.arrayValue == nil ? "" :
                     "; a list of documents has no IDs (the import-only list form of firestore-export-import), and a bundle needs them: key each document by its ID"
-                throw ValueDecodingError(
+                throw JSONDecodingError(
                     offset: collection.node.offset,
                     message: "collection \"\(collection.path)\" must be an object of document ID → document, found \(collection.node.kindDescription)\(hint)")
             }

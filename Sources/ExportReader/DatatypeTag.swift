@@ -10,10 +10,10 @@ enum DatatypeTag {
     static let datatypes = ["timestamp", "geopoint", "documentReference"]
 
     /// The value an object tagged with `__datatype__` stands for, or nil when it has no tag.
-    static func value(_ object: JSONObject, at offset: Int, relativeTo database: DatabaseID) throws(ValueDecodingError) -> Value? {
+    static func value(_ object: JSONObject, at offset: Int, relativeTo database: DatabaseID) throws(JSONDecodingError) -> Value? {
         guard let tag = object.member(key) else { return nil }
         guard object.count == 2, let value = object["value"] else {
-            throw ValueDecodingError(offset: offset, message: "a value tagged with \"__datatype__\" must have exactly the keys \"__datatype__\" and \"value\"")
+            throw JSONDecodingError(offset: offset, message: "a value tagged with \"__datatype__\" must have exactly the keys \"__datatype__\" and \"value\"")
         }
         // Matched byte-exactly, then switched over our own constant.
         let datatype = tag.value.stringValue.flatMap { text in datatypes.first { UTF8Order.equal($0, text) } }
@@ -23,7 +23,7 @@ enum DatatypeTag {
                 do {
                     return .timestamp(try Timestamp(rfc3339: text))
                 } catch {
-                    throw ValueDecodingError(offset: value.offset, message: error.message)
+                    throw JSONDecodingError(offset: value.offset, message: error.message)
                 }
             }
             if let object = value.objectValue, let timestamp = try AdminSDKJSON.timestamp(object, at: value.offset, unprefixed: true) {
@@ -42,13 +42,13 @@ enum DatatypeTag {
             return .reference(try Value.decodeReference(text, field: "documentReference", offset: value.offset, relativeTo: database))
         default:
             let found = tag.value.stringValue.map { "\"\($0)\"" } ?? tag.value.kindDescription
-            throw ValueDecodingError(
+            throw JSONDecodingError(
                 offset: tag.value.offset,
                 message: "unknown __datatype__ \(found); expected one of \(datatypes.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
     }
 
-    private static func expected(_ shape: String, for datatype: String, found: JSONNode) -> ValueDecodingError {
-        ValueDecodingError(offset: found.offset, message: "the value of a \"\(datatype)\" __datatype__ must be \(shape), found \(found.kindDescription)")
+    private static func expected(_ shape: String, for datatype: String, found: JSONNode) -> JSONDecodingError {
+        JSONDecodingError(offset: found.offset, message: "the value of a \"\(datatype)\" __datatype__ must be \(shape), found \(found.kindDescription)")
     }
 }

@@ -20,16 +20,16 @@ struct ExportImportDecoder: CollectionTreeLayout {
     var subcollectionsKey: String { "subCollection" }
     var fieldlessParentsAreMissing: Bool { false }
 
-    func rootCollections(of root: JSONNode) throws(ValueDecodingError) -> [CollectionNode] {
+    func rootCollections(of root: JSONNode) throws(JSONDecodingError) -> [CollectionNode] {
         guard let object = root.objectValue else {
-            throw ValueDecodingError(offset: root.offset, message: "expected an object of collection path → documents, found \(root.kindDescription)")
+            throw JSONDecodingError(offset: root.offset, message: "expected an object of collection path → documents, found \(root.kindDescription)")
         }
         var roots: [CollectionNode] = []
         for member in object.members {
             do throws(PathError) {
                 roots.append(CollectionNode(path: try ResourcePath(parsing: member.key), node: member.value))
             } catch {
-                throw ValueDecodingError(offset: member.keyOffset, message: "collection path: \(error.message)")
+                throw JSONDecodingError(offset: member.keyOffset, message: "collection path: \(error.message)")
             }
         }
         return roots

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// An export file opened for reading with POSIX calls; closed when released.
 final class InputFile {

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// One non-blank line of a file: its bytes without the `\n` or `\r\n`, and its 1-based number
 /// (see ``LineNumbering``).

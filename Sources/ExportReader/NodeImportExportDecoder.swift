@@ -19,23 +19,23 @@ struct NodeImportExportDecoder: CollectionTreeLayout {
     var subcollectionsKey: String { "__collections__" }
     var fieldlessParentsAreMissing: Bool { true }
 
-    func rootCollections(of root: JSONNode) throws(ValueDecodingError) -> [CollectionNode] {
+    func rootCollections(of root: JSONNode) throws(JSONDecodingError) -> [CollectionNode] {
         let reExport = "which does not record its path; export the database root (`firestore-export` without `--nodePath`)"
         guard let object = root.objectValue, let collections = object.member(subcollectionsKey) else {
-            throw ValueDecodingError(offset: root.offset, message: "no \"__collections__\" at the top of the file: this is the export of one collection, \(reExport)")
+            throw JSONDecodingError(offset: root.offset, message: "no \"__collections__\" at the top of the file: this is the export of one collection, \(reExport)")
         }
         if let field = object.members.first(where: { !UTF8Order.equal($0.key, subcollectionsKey) }) {
-            throw ValueDecodingError(offset: field.keyOffset, message: "a field beside \"__collections__\" at the top of the file: this is the export of one document, \(reExport)")
+            throw JSONDecodingError(offset: field.keyOffset, message: "a field beside \"__collections__\" at the top of the file: this is the export of one document, \(reExport)")
         }
         guard let members = collections.value.objectValue?.members else {
-            throw ValueDecodingError(offset: collections.value.offset, message: "\"__collections__\" must be an object of collection ID → documents, found \(collections.value.kindDescription)")
+            throw JSONDecodingError(offset: collections.value.offset, message: "\"__collections__\" must be an object of collection ID → documents, found \(collections.value.kindDescription)")
         }
         var roots: [CollectionNode] = []
         for member in members {
             do throws(PathError) {
                 roots.append(CollectionNode(path: try subcollection(member.key, of: .root), node: member.value))
             } catch {
-                throw ValueDecodingError(offset: member.keyOffset, message: error.message)
+                throw JSONDecodingError(offset: member.keyOffset, message: error.message)
             }
         }
         return roots

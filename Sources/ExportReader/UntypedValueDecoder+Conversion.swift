@@ -4,31 +4,31 @@ import JSONCore
 extension UntypedValueDecoder {
     /// `node` as the type a hint or a record list gives it. `null` stays null (a field may hold
     /// null in some documents; NaN and ±Infinity were exported as null and cannot come back).
-    func convert(_ node: JSONNode, to typed: TypedFieldTree.Typed, relativeTo database: DatabaseID) throws(ValueDecodingError) -> Value {
+    func convert(_ node: JSONNode, to typed: TypedFieldTree.Typed, relativeTo database: DatabaseID) throws(JSONDecodingError) -> Value {
         if node.isNull { return .null }
         if let object = node.objectValue, let recognised = try recognise(object, at: node.offset, relativeTo: database) {
             guard recognised.typeName == typed.kind.typeName else {
-                throw ValueDecodingError(
+                throw JSONDecodingError(
                     offset: node.offset,
                     message: "\(typed.origin) names this value, but it is a \(recognised.typeName), not a \(typed.kind.typeName)")
             }
             return recognised
         }
-        do throws(ValueDecodingError) {
+        do throws(JSONDecodingError) {
             if let converted = try Self.convert(node, to: typed.kind, relativeTo: database) {
                 return converted
             }
         } catch {
-            throw ValueDecodingError(offset: error.offset, message: "\(typed.origin): \(error.message)")
+            throw JSONDecodingError(offset: error.offset, message: "\(typed.origin): \(error.message)")
         }
-        throw ValueDecodingError(
+        throw JSONDecodingError(
             offset: node.offset,
             message: "\(typed.origin) names this value, which cannot be read as a \(typed.kind.typeName): "
                 + "expected \(typed.kind.acceptedShapes), found \(Self.describe(node))")
     }
 
     /// `node` converted to `kind`, or nil when it has none of the shapes `kind` accepts.
-    private static func convert(_ node: JSONNode, to kind: TypeHints.Kind, relativeTo database: DatabaseID) throws(ValueDecodingError) -> Value? {
+    private static func convert(_ node: JSONNode, to kind: TypeHints.Kind, relativeTo database: DatabaseID) throws(JSONDecodingError) -> Value? {
         switch (kind, node.kind) {
         case (.doubles, .number(let number)):
             return .double(number.doubleValue)
@@ -38,7 +38,7 @@ extension UntypedValueDecoder {
             do {
                 return .timestamp(try Timestamp(rfc3339: text))
             } catch {
-                throw ValueDecodingError(offset: node.offset, message: error.message)
+                throw JSONDecodingError(offset: node.offset, message: error.message)
             }
         case (.geopoints, .object(let object)):
             return try AdminSDKJSON.geoPoint(object, at: node.offset, unprefixed: true).map(Value.geoPoint)

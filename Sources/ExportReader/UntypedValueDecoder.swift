@@ -29,11 +29,11 @@ struct UntypedValueDecoder: Sendable {
         skipping reserved: String? = nil,
         record: TypedFieldTree? = nil,
         relativeTo database: DatabaseID
-    ) throws(ValueDecodingError) -> MapValue {
+    ) throws(JSONDecodingError) -> MapValue {
         try map(object, skipping: reserved, cursor: TypeCursor(record: record, hints: hints), database: database)
     }
 
-    private func map(_ object: JSONObject, skipping reserved: String?, cursor: TypeCursor, database: DatabaseID) throws(ValueDecodingError) -> MapValue {
+    private func map(_ object: JSONObject, skipping reserved: String?, cursor: TypeCursor, database: DatabaseID) throws(JSONDecodingError) -> MapValue {
         var fields: [(String, Value)] = []
         fields.reserveCapacity(object.count)
         for member in object.members where !(reserved.map { UTF8Order.equal($0, member.key) } ?? false) {
@@ -42,7 +42,7 @@ struct UntypedValueDecoder: Sendable {
         return MapValue(fields)
     }
 
-    private func value(_ node: JSONNode, cursor: TypeCursor, database: DatabaseID) throws(ValueDecodingError) -> Value {
+    private func value(_ node: JSONNode, cursor: TypeCursor, database: DatabaseID) throws(JSONDecodingError) -> Value {
         if let typed = cursor.typed, node.arrayValue == nil {
             return try convert(node, to: typed, relativeTo: database)
         }
@@ -71,7 +71,7 @@ struct UntypedValueDecoder: Sendable {
     }
 
     /// The value `object` stands for when it has one of the dialect's shapes.
-    func recognise(_ object: JSONObject, at offset: Int, relativeTo database: DatabaseID) throws(ValueDecodingError) -> Value? {
+    func recognise(_ object: JSONObject, at offset: Int, relativeTo database: DatabaseID) throws(JSONDecodingError) -> Value? {
         if dialect.contains(.datatypeTags), let tagged = try DatatypeTag.value(object, at: offset, relativeTo: database) {
             return tagged
         }

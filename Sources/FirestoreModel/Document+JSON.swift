@@ -8,16 +8,16 @@ extension Document {
     public static func decodeREST(
         _ node: JSONNode,
         relativeTo database: DatabaseID
-    ) throws(ValueDecodingError) -> (database: DatabaseID, document: Document) {
+    ) throws(JSONDecodingError) -> (database: DatabaseID, document: Document) {
         guard case .object(let object) = node.kind else {
-            throw ValueDecodingError(offset: node.offset, message: "expected a Firestore document object {\"name\", \"fields\", …}, found \(node.kindDescription)")
+            throw JSONDecodingError(offset: node.offset, message: "expected a Firestore document object {\"name\", \"fields\", …}, found \(node.kindDescription)")
         }
         try Value.rejectUnknownKeys(object, allowed: ["name", "fields", "createTime", "updateTime"], in: "a document", offset: node.offset)
         guard let nameNode = object["name"] else {
-            throw ValueDecodingError(offset: node.offset, message: "a document needs a \"name\"")
+            throw JSONDecodingError(offset: node.offset, message: "a document needs a \"name\"")
         }
         guard let name = nameNode.stringValue else {
-            throw ValueDecodingError(offset: nameNode.offset, message: "document name must be a string, found \(nameNode.kindDescription)")
+            throw JSONDecodingError(offset: nameNode.offset, message: "document name must be a string, found \(nameNode.kindDescription)")
         }
         let resource: ResourceName
         do throws(PathError) {
@@ -25,14 +25,14 @@ extension Document {
                 ? try ResourceName(parsing: name)
                 : ResourceName(database: database, path: try ResourcePath(parsing: name))
         } catch {
-            throw ValueDecodingError(offset: nameNode.offset, message: "document name: \(error.message)")
+            throw JSONDecodingError(offset: nameNode.offset, message: "document name: \(error.message)")
         }
         guard resource.path.isDocument else {
-            throw ValueDecodingError(offset: nameNode.offset, message: "document name \"\(name)\" names a collection, not a document (it needs an even number of path segments)")
+            throw JSONDecodingError(offset: nameNode.offset, message: "document name \"\(name)\" names a collection, not a document (it needs an even number of path segments)")
         }
-        let fields = try object["fields"].map { n throws(ValueDecodingError) in try MapValue(protoJSONFields: n, relativeTo: resource.database) } ?? MapValue()
-        let createTime = try object["createTime"].map { n throws(ValueDecodingError) in try Timestamp(protoJSON: n, field: "createTime") }
-        let updateTime = try object["updateTime"].map { n throws(ValueDecodingError) in try Timestamp(protoJSON: n, field: "updateTime") }
+        let fields = try object["fields"].map { n throws(JSONDecodingError) in try MapValue(protoJSONFields: n, relativeTo: resource.database) } ?? MapValue()
+        let createTime = try object["createTime"].map { n throws(JSONDecodingError) in try Timestamp(protoJSON: n, field: "createTime") }
+        let updateTime = try object["updateTime"].map { n throws(JSONDecodingError) in try Timestamp(protoJSON: n, field: "updateTime") }
         return (resource.database, Document(path: resource.path, fields: fields, createTime: createTime, updateTime: updateTime))
     }
 

@@ -1,19 +1,5 @@
 import JSONCore
 
-/// Why a JSON value could not be read as a Firestore value: where (byte offset into the parsed
-/// buffer), what was found, what was expected.
-public struct ValueDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var offset: Int
-    public var message: String
-
-    public init(offset: Int, message: String) {
-        self.offset = offset
-        self.message = message
-    }
-
-    public var description: String { message }
-}
-
 extension Value {
     /// Every `*Value` key a proto3 JSON value may have.
     public static let protoKeys: Set<String> = [
@@ -27,17 +13,17 @@ extension Value {
     /// `{seconds,nanos}`, standard or URL-safe base64, relative or full reference names.
     ///
     /// - Parameter database: the database a relative reference (`users/u1`) belongs to.
-    public init(protoJSON node: JSONNode, relativeTo database: DatabaseID) throws(ValueDecodingError) {
+    public init(protoJSON node: JSONNode, relativeTo database: DatabaseID) throws(JSONDecodingError) {
         guard case .object(let object) = node.kind else {
-            throw ValueDecodingError(offset: node.offset, message: "expected a Firestore value object such as {\"stringValue\": …}, found \(node.kindDescription)")
+            throw JSONDecodingError(offset: node.offset, message: "expected a Firestore value object such as {\"stringValue\": …}, found \(node.kindDescription)")
         }
         guard object.count == 1, let member = object.members.first else {
             let found = object.isEmpty ? "an empty object" : "keys \(object.keys.map { "\"\($0)\"" }.joined(separator: ", "))"
-            throw ValueDecodingError(offset: node.offset, message: "expected exactly one of \(Self.protoKeyList) in a value, found \(found)")
+            throw JSONDecodingError(offset: node.offset, message: "expected exactly one of \(Self.protoKeyList) in a value, found \(found)")
         }
         let value = member.value
-        func fail(_ expected: String) -> ValueDecodingError {
-            ValueDecodingError(offset: value.offset, message: "\(member.key) must be \(expected), found \(value.kindDescription)")
+        func fail(_ expected: String) -> JSONDecodingError {
+            JSONDecodingError(offset: value.offset, message: "\(member.key) must be \(expected), found \(value.kindDescription)")
         }
         switch member.key {
         case "nullValue":
@@ -58,7 +44,7 @@ extension Value {
         case "bytesValue":
             guard let text = value.stringValue else { throw fail("a base64 string") }
             guard let bytes = Base64.decode(text) else {
-                throw ValueDecodingError(offset: value.offset, message: "bytesValue must be base64 (standard or URL-safe), found \"\(text.prefix(40))\"")
+                throw JSONDecodingError(offset: value.offset, message: "bytesValue must be base64 (standard or URL-safe), found \"\(text.prefix(40))\"")
             }
             self = .bytes(bytes)
         case "referenceValue":
@@ -67,10 +53,10 @@ extension Value {
         case "geoPointValue":
             guard let point = value.objectValue else { throw fail("an object {latitude, longitude}") }
             try Self.rejectUnknownKeys(point, allowed: ["latitude", "longitude"], in: "geoPointValue", offset: value.offset)
-            let latitude = try point["latitude"].map { node throws(ValueDecodingError) in try Self.decodeDouble(node, field: "latitude") } ?? 0
-            let longitude = try point["longitude"].map { node throws(ValueDecodingError) in try Self.decodeDouble(node, field: "longitude") } ?? 0
+            let latitude = try point["latitude"].map { node throws(JSONDecodingError) in try Self.decodeDouble(node, field: "latitude") } ?? 0
+            let longitude = try point["longitude"].map { node throws(JSONDecodingError) in try Self.decodeDouble(node, field: "longitude") } ?? 0
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-                throw ValueDecodingError(offset: value.offset, message: "geoPointValue (\(latitude), \(longitude)) is outside latitude -90…90 / longitude -180…180")
+                throw JSONDecodingError(offset: value.offset, message: "geoPointValue (\(latitude), \(longitude)) is outside latitude -90…90 / longitude -180…180")
             }
             self = .geoPoint(GeoPoint(latitude: latitude, longitude: longitude))
         case "arrayValue":
@@ -79,7 +65,7 @@ extension Value {
             var elements: [Value] = []
             if let values = array["values"] {
                 guard let list = values.arrayValue else {
-                    throw ValueDecodingError(offset: values.offset, message: "arrayValue.values must be an array, found \(values.kindDescription)")
+                    throw JSONDecodingError(offset: values.offset, message: "arrayValue.values must be an array, found \(values.kindDescription)")
                 }
                 elements.reserveCapacity(list.count)
                 for element in list {
@@ -90,9 +76,9 @@ extension Value {
         case "mapValue":
             guard let map = value.objectValue else { throw fail("an object {\"fields\": {…}}") }
             try Self.rejectUnknownKeys(map, allowed: ["fields"], in: "mapValue", offset: value.offset)
-            self = .map(try map["fields"].map { node throws(ValueDecodingError) in try MapValue(protoJSONFields: node, relativeTo: database) } ?? MapValue())
+            self = .map(try map["fields"].map { node throws(JSONDecodingError) in try MapValue(protoJSONFields: node, relativeTo: database) } ?? MapValue())
         default:
-            throw ValueDecodingError(offset: member.keyOffset, message: "unknown value type \"\(member.key)\"; expected one of \(Self.protoKeyList)")
+            throw JSONDecodingError(offset: member.keyOffset, message: "unknown value type \"\(member.key)\"; expected one of \(Self.protoKeyList)")
         }
     }
 
@@ -100,35 +86,35 @@ extension Value {
         "nullValue, booleanValue, integerValue, doubleValue, timestampValue, stringValue, bytesValue, referenceValue, geoPointValue, arrayValue, mapValue"
     }
 
-    static func rejectUnknownKeys(_ object: JSONObject, allowed: Set<String>, in context: String, offset: Int) throws(ValueDecodingError) {
+    static func rejectUnknownKeys(_ object: JSONObject, allowed: Set<String>, in context: String, offset: Int) throws(JSONDecodingError) {
         if let unknown = object.members.first(where: { !allowed.contains($0.key) }) {
-            throw ValueDecodingError(offset: unknown.keyOffset, message: "unknown key \"\(unknown.key)\" in \(context); expected \(allowed.sorted().joined(separator: " or "))")
+            throw JSONDecodingError(offset: unknown.keyOffset, message: "unknown key \"\(unknown.key)\" in \(context); expected \(allowed.sorted().joined(separator: " or "))")
         }
     }
 
     /// An int64 written as a JSON integer literal or a decimal string.
-    public static func decodeInt64(_ node: JSONNode, field: String) throws(ValueDecodingError) -> Int64 {
+    public static func decodeInt64(_ node: JSONNode, field: String) throws(JSONDecodingError) -> Int64 {
         switch node.kind {
         case .number(let number):
             guard number.isIntegerLiteral else {
-                throw ValueDecodingError(offset: node.offset, message: "\(field) must be an integer, found \(number.literal)")
+                throw JSONDecodingError(offset: node.offset, message: "\(field) must be an integer, found \(number.literal)")
             }
             guard let value = number.int64Value else {
-                throw ValueDecodingError(offset: node.offset, message: "\(field) \(number.literal) does not fit in a 64-bit integer")
+                throw JSONDecodingError(offset: node.offset, message: "\(field) \(number.literal) does not fit in a 64-bit integer")
             }
             return value
         case .string(let text):
             guard let value = Int64(text) else {
-                throw ValueDecodingError(offset: node.offset, message: "\(field) must be a decimal 64-bit integer, found \"\(text.prefix(40))\"")
+                throw JSONDecodingError(offset: node.offset, message: "\(field) must be a decimal 64-bit integer, found \"\(text.prefix(40))\"")
             }
             return value
         default:
-            throw ValueDecodingError(offset: node.offset, message: "\(field) must be an integer (a number or a decimal string), found \(node.kindDescription)")
+            throw JSONDecodingError(offset: node.offset, message: "\(field) must be an integer (a number or a decimal string), found \(node.kindDescription)")
         }
     }
 
     /// A double written as a JSON number or as "NaN", "Infinity", "-Infinity" (or a numeric string).
-    public static func decodeDouble(_ node: JSONNode, field: String) throws(ValueDecodingError) -> Double {
+    public static func decodeDouble(_ node: JSONNode, field: String) throws(JSONDecodingError) -> Double {
         switch node.kind {
         case .number(let number):
             return number.doubleValue
@@ -139,10 +125,10 @@ extension Value {
             case "-Infinity": return -.infinity
             default:
                 if let number = try? JSONParser.parse(Array(text.utf8)).numberValue { return number.doubleValue }
-                throw ValueDecodingError(offset: node.offset, message: "\(field) must be a number or \"NaN\", \"Infinity\", \"-Infinity\", found \"\(text.prefix(40))\"")
+                throw JSONDecodingError(offset: node.offset, message: "\(field) must be a number or \"NaN\", \"Infinity\", \"-Infinity\", found \"\(text.prefix(40))\"")
             }
         default:
-            throw ValueDecodingError(offset: node.offset, message: "\(field) must be a number, found \(node.kindDescription)")
+            throw JSONDecodingError(offset: node.offset, message: "\(field) must be a number, found \(node.kindDescription)")
         }
     }
 
@@ -150,11 +136,11 @@ extension Value {
     /// `offset`; an invalid one throws `<field>: <what is wrong>`.
     public static func decodeReference(
         _ text: String, field: String, offset: Int, relativeTo database: DatabaseID
-    ) throws(ValueDecodingError) -> ResourceName {
+    ) throws(JSONDecodingError) -> ResourceName {
         do throws(PathError) {
             return try ResourceName(documentName: text, relativeTo: database)
         } catch {
-            throw ValueDecodingError(offset: offset, message: "\(field): \(error.message)")
+            throw JSONDecodingError(offset: offset, message: "\(field): \(error.message)")
         }
     }
 
@@ -230,9 +216,9 @@ extension Value {
 
 extension MapValue {
     /// Reads a proto3 JSON `fields` object (`{"name": {"stringValue": …}, …}`).
-    public init(protoJSONFields node: JSONNode, relativeTo database: DatabaseID) throws(ValueDecodingError) {
+    public init(protoJSONFields node: JSONNode, relativeTo database: DatabaseID) throws(JSONDecodingError) {
         guard case .object(let object) = node.kind else {
-            throw ValueDecodingError(offset: node.offset, message: "fields must be an object of field name → value, found \(node.kindDescription)")
+            throw JSONDecodingError(offset: node.offset, message: "fields must be an object of field name → value, found \(node.kindDescription)")
         }
         var fields: [Field] = []
         fields.reserveCapacity(object.count)
@@ -258,28 +244,28 @@ extension MapValue {
 extension Timestamp {
     /// Reads an RFC 3339 string or a `{seconds, nanos}` object (numbers or strings; a missing
     /// part is 0), as the Android and iOS clients do.
-    public init(protoJSON node: JSONNode, field: String) throws(ValueDecodingError) {
+    public init(protoJSON node: JSONNode, field: String) throws(JSONDecodingError) {
         switch node.kind {
         case .string(let text):
             do {
                 try self.init(rfc3339: text)
             } catch {
-                throw ValueDecodingError(offset: node.offset, message: "\(field): \(error.message)")
+                throw JSONDecodingError(offset: node.offset, message: "\(field): \(error.message)")
             }
         case .object(let object):
             try Value.rejectUnknownKeys(object, allowed: ["seconds", "nanos"], in: field, offset: node.offset)
-            let seconds = try object["seconds"].map { n throws(ValueDecodingError) in try Value.decodeInt64(n, field: "\(field).seconds") } ?? 0
-            let nanos = try object["nanos"].map { n throws(ValueDecodingError) in try Value.decodeInt64(n, field: "\(field).nanos") } ?? 0
+            let seconds = try object["seconds"].map { n throws(JSONDecodingError) in try Value.decodeInt64(n, field: "\(field).seconds") } ?? 0
+            let nanos = try object["nanos"].map { n throws(JSONDecodingError) in try Value.decodeInt64(n, field: "\(field).nanos") } ?? 0
             guard let nanos32 = Int32(exactly: nanos) else {
-                throw ValueDecodingError(offset: node.offset, message: "\(field).nanos \(nanos) is out of range")
+                throw JSONDecodingError(offset: node.offset, message: "\(field).nanos \(nanos) is out of range")
             }
             do {
                 try self.init(seconds: seconds, nanos: nanos32)
             } catch {
-                throw ValueDecodingError(offset: node.offset, message: "\(field): \(error.message)")
+                throw JSONDecodingError(offset: node.offset, message: "\(field): \(error.message)")
             }
         default:
-            throw ValueDecodingError(offset: node.offset, message: "\(field) must be an RFC 3339 string or {seconds, nanos}, found \(node.kindDescription)")
+            throw JSONDecodingError(offset: node.offset, message: "\(field) must be an RFC 3339 string or {seconds, nanos}, found \(node.kindDescription)")
         }
     }
 }

@@ -1,7 +1,5 @@
 import Foundation
-#if os(Linux)
-import Glibc
-#endif
+import SystemSupport
 
 /// `body(0..<count)` computed beside the caller, each index on a thread of its own started at
 /// once; ``results()`` waits for them and gives them in index order.

@@ -3,12 +3,12 @@ import JSONCore
 
 extension BundledQuery {
     /// Parses and reads the JSON of a bundled query; see ``init(json:)``.
-    public init(jsonBytes: [UInt8]) throws(QueryDecodingError) {
+    public init(jsonBytes: [UInt8]) throws(JSONDecodingError) {
         let node: JSONNode
         do throws(JSONSyntaxError) {
             node = try JSONParser.parse(jsonBytes)
         } catch {
-            throw QueryDecodingError(offset: error.offset, message: error.message)
+            throw JSONDecodingError(offset: error.offset, message: error.message)
         }
         try self.init(json: node)
     }
@@ -22,29 +22,29 @@ extension BundledQuery {
     /// entry, `parent` must contain `/documents`, `limitType` must be `FIRST` or `LAST`,
     /// `direction` must be `ASCENDING` or `DESCENDING`, and `__name__` filters need reference
     /// values.
-    public init(json node: JSONNode) throws(QueryDecodingError) {
+    public init(json node: JSONNode) throws(JSONDecodingError) {
         guard let object = node.objectValue else {
-            throw QueryDecodingError(offset: node.offset, message: "a bundled query must be an object {\"parent\", \"structuredQuery\", \"limitType\"}, found \(node.kindDescription)")
+            throw JSONDecodingError(offset: node.offset, message: "a bundled query must be an object {\"parent\", \"structuredQuery\", \"limitType\"}, found \(node.kindDescription)")
         }
         guard let parentNode = object["parent"], let parentText = parentNode.stringValue else {
-            throw QueryDecodingError(offset: object["parent"]?.offset ?? node.offset, message: "bundledQuery.parent must be a string projects/{project}/databases/{database}/documents[/…], found \(object["parent"]?.kindDescription ?? "nothing")")
+            throw JSONDecodingError(offset: object["parent"]?.offset ?? node.offset, message: "bundledQuery.parent must be a string projects/{project}/databases/{database}/documents[/…], found \(object["parent"]?.kindDescription ?? "nothing")")
         }
         let parent: ResourceName
         do throws(PathError) {
             parent = try ResourceName(parsing: parentText)
         } catch {
-            throw QueryDecodingError(offset: parentNode.offset, message: "bundledQuery.parent: \(error.message)")
+            throw JSONDecodingError(offset: parentNode.offset, message: "bundledQuery.parent: \(error.message)")
         }
         guard parent.path.isEmpty || parent.path.isDocument else {
-            throw QueryDecodingError(offset: parentNode.offset, message: "bundledQuery.parent \"\(parentText)\" names a collection; a query parent is the database's documents root or a document")
+            throw JSONDecodingError(offset: parentNode.offset, message: "bundledQuery.parent \"\(parentText)\" names a collection; a query parent is the database's documents root or a document")
         }
         guard let structuredQuery = object["structuredQuery"] else {
-            throw QueryDecodingError(offset: node.offset, message: "bundledQuery has no \"structuredQuery\"")
+            throw JSONDecodingError(offset: node.offset, message: "bundledQuery has no \"structuredQuery\"")
         }
         var query = try Query(structuredQuery: structuredQuery, parent: parent)
         if let limitTypeNode = object["limitType"] {
             guard let text = limitTypeNode.stringValue, let limitType = LimitType(rawValue: text) else {
-                throw QueryDecodingError(offset: limitTypeNode.offset, message: "bundledQuery.limitType must be \"FIRST\" or \"LAST\", found \(limitTypeNode.stringValue.map { "\"\($0)\"" } ?? limitTypeNode.kindDescription) (Android and iOS fail on anything else)")
+                throw JSONDecodingError(offset: limitTypeNode.offset, message: "bundledQuery.limitType must be \"FIRST\" or \"LAST\", found \(limitTypeNode.stringValue.map { "\"\($0)\"" } ?? limitTypeNode.kindDescription) (Android and iOS fail on anything else)")
             }
             query.limitType = limitType
         }
@@ -56,7 +56,7 @@ extension Query {
     /// Reads StructuredQuery proto3 JSON (`{from, where, orderBy, startAt, endAt, limit, …}`) for
     /// a query whose parent is `parent`; relative reference values resolve against its database.
     /// The result has ``LimitType/first``.
-    public init(structuredQuery node: JSONNode, parent: ResourceName) throws(QueryDecodingError) {
+    public init(structuredQuery node: JSONNode, parent: ResourceName) throws(JSONDecodingError) {
         self = try StructuredQueryDecoder(database: parent.database).decodeQuery(node, parent: parent.path)
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// One `/`-separated segment of a glob: a literal name, an fnmatch(3) pattern, or `**`.
 ///

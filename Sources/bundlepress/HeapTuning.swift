@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemSupport
 
 /// The C library's heap, set for the commands that read whole exports (`build`, `query`,
 /// `convert`, `serve --watch`).

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+import SystemSupport
 
 /// Writes to standard error, with a self-erasing progress line when it is a terminal.
 struct Terminal {

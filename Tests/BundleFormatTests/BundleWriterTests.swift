@@ -1,5 +1,6 @@
 import BundleFormat
 import FirestoreModel
+import Gzip
 import JSONCore
 import Testing
 
@@ -122,6 +123,18 @@ import Testing
         gzip += compressor.finish()
         let contents = try BundleReader.read(gzip)
         #expect(contents.wasGzipped && contents.documents.count == 3)
+    }
+
+    @Test func readerReportsCorruptGzip() throws {
+        let bundle = try WriterFixtures.sampleWriter().encode().joined()
+        let gzip = try GzipCompressor.compress(bundle)
+        #expect(try BundleReader.read(gzip).documents.count == 3)
+        do {
+            _ = try BundleReader.read(Array(gzip.prefix(gzip.count - 20)))
+            Issue.record("accepted truncated gzip")
+        } catch {
+            #expect(error.codes == [.corruptGzip])
+        }
     }
 
     @Test func rejectsInvalidBundleIDsAndTimes() throws {

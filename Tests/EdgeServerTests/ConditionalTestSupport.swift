@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 @testable import EdgeServer
 import HTTPTypes
 import NIOCore
+import SystemSupport
 
 /// A site with one resource in two representations, like the file origin serves a bundle and its
 /// `.gz` sidecar: identity by default, gzip when `Accept-Encoding` mentions gzip.

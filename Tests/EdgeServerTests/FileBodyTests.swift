@@ -1,6 +1,6 @@
-import BundleFormat
 @testable import EdgeServer
 import Foundation
+import Gzip
 import NIOCore
 import SystemSupport
 import Testing

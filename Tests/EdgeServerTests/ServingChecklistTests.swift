@@ -1,6 +1,6 @@
-import BundleFormat
 import Crypto
 import Foundation
+import Gzip
 import SitePolicy
 import Testing
 @testable import EdgeServer

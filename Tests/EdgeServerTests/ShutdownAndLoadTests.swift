@@ -1,10 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EdgeServer
 import HTTPTypes
 import NIOCore
 import NIOPosix
+import SystemSupport
 import Testing
 
 /// Holds responses until the test opens it.

@@ -1,5 +1,5 @@
-import BundleFormat
 import Foundation
+import Gzip
 
 /// A site directory under the system's temporary directory, removed by ``remove()`` (in a `defer`).
 struct TestSite: Sendable {

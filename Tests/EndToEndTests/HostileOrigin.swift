@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+import SystemSupport
 
 /// A small HTTP/1.1 server on 127.0.0.1 that answers as a test scripts it, byte by byte, over
 /// plain sockets: a deployed site that misbehaves (sends too much, or too slowly).

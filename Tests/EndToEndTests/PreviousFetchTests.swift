@@ -1,5 +1,5 @@
-import BundleFormat
 import Foundation
+import Gzip
 import Testing
 
 /// `build --previous URL` against a deployed site that misbehaves: whatever it sends, the build

@@ -1,12 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SystemSupport
 import Testing
 
 /// `bundlepress serve` as a user runs it: the built binary on a copy of the example.

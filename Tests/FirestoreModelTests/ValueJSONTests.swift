@@ -5,7 +5,7 @@ import Testing
 @Suite struct ValueJSONTests {
     let db = DatabaseID(project: "demo")
 
-    private func decode(_ json: String) throws(ValueDecodingError) -> Value {
+    private func decode(_ json: String) throws(JSONDecodingError) -> Value {
         let node = try! JSONParser.parse(Array(json.utf8))
         return try Value(protoJSON: node, relativeTo: db)
     }
@@ -55,7 +55,7 @@ import Testing
         (#"{"arrayValue":{"values":[], "x":1}}"#, 28, "unknown key \"x\" in arrayValue"),
     ])
     func rejectsBadValuesWithOffsetAndReason(input: String, offset: Int, message: String) throws {
-        let error = try #require(throws: ValueDecodingError.self) { try decode(input) }
+        let error = try #require(throws: JSONDecodingError.self) { try decode(input) }
         #expect(error.offset == offset)
         #expect(error.message.contains(message), "\(error.message)")
     }
@@ -93,7 +93,7 @@ import Testing
         #expect(empty.fields.isEmpty && empty.createTime == nil)
 
         let collection = #"{"name":"cities"}"#
-        #expect(throws: ValueDecodingError.self) { try Document.decodeREST(try! JSONParser.parse(Array(collection.utf8)), relativeTo: db) }
+        #expect(throws: JSONDecodingError.self) { try Document.decodeREST(try! JSONParser.parse(Array(collection.utf8)), relativeTo: db) }
     }
 
     @Test func looksUpNestedFieldPaths() throws {

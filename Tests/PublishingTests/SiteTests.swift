@@ -2,6 +2,7 @@ import BundleFormat
 import Crypto
 import FirestoreModel
 import Foundation
+import Gzip
 import Testing
 @testable import Publishing
 

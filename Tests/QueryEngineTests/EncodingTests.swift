@@ -105,7 +105,7 @@ struct EncodingTests {
         #expect {
             _ = try BundledQuery(jsonBytes: Array(json.utf8))
         } throws: { error in
-            guard let error = error as? QueryDecodingError else { return false }
+            guard let error = error as? JSONDecodingError else { return false }
             return error.offset == offset && error.message.contains(fragment)
         }
     }

@@ -1,4 +1,5 @@
 import FirestoreModel
+import Gzip
 import JSONCore
 
 /// The strict bundle reader behind `bundlepress inspect` and `verify`.

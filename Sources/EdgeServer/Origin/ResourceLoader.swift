@@ -1,5 +1,5 @@
-import BundleFormat
 import Crypto
+import Gzip
 import HTTPTypes
 import NIOCore
 import NIOFileSystem

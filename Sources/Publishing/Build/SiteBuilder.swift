@@ -1,6 +1,7 @@
 import BundleFormat
 import FirestoreModel
 import Foundation
+import Gzip
 import Hosting
 import PipelineLanguage
 import QueryEngine

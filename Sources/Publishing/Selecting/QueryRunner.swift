@@ -68,12 +68,12 @@ public enum QueryRunner {
             throw .data("invalid JSON: \(error.message)", location: map.location(ofOffset: error.offset))
         }
         var bundled: BundledQuery
-        do throws(QueryDecodingError) {
+        do throws(JSONDecodingError) {
             if node.objectValue?["structuredQuery"] != nil {
                 bundled = try BundledQuery(json: node)
             } else {
                 guard let database else {
-                    throw QueryDecodingError(offset: node.offset, message: "a bare StructuredQuery has no parent; pass --project (and --database) or give a BundledQuery {\"parent\", \"structuredQuery\", \"limitType\"}")
+                    throw JSONDecodingError(offset: node.offset, message: "a bare StructuredQuery has no parent; pass --project (and --database) or give a BundledQuery {\"parent\", \"structuredQuery\", \"limitType\"}")
                 }
                 let query = try Query(structuredQuery: node, parent: ResourceName(database: database, path: .root))
                 bundled = BundledQuery(database: database, query: query)

@@ -263,7 +263,7 @@ extension SiteHistory {
                         throw error(item, "[UPDATE_TIME, FIELD_SET, {FIELDS}]")
                     }
                     let fields: MapValue
-                    do throws(ValueDecodingError) {
+                    do throws(JSONDecodingError) {
                         fields = try MapValue(protoJSONFields: parts[2], relativeTo: database)
                     } catch {
                         throw SiteHistoryError(file: file, offset: error.offset, message: error.message)

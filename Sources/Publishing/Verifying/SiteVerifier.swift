@@ -2,6 +2,8 @@ import BundleFormat
 import Crypto
 import FirestoreModel
 import Foundation
+import Gzip
+import JSONCore
 import PipelineLanguage
 import QueryEngine
 
@@ -168,7 +170,7 @@ public struct SiteVerifier: Sendable {
         var problems: [String] = []
         for named in contents.namedQueries {
             let bundledQuery: BundledQuery
-            do throws(QueryDecodingError) {
+            do throws(JSONDecodingError) {
                 bundledQuery = try BundledQuery(jsonBytes: named.bundledQuery.bytes)
             } catch {
                 problems.append("named query \"\(named.name)\": \(error)")

@@ -1,6 +1,7 @@
 import BundleFormat
 import Crypto
 import FirestoreModel
+import Gzip
 
 /// One bundle written as its two site files — the raw bundle and its gzip copy — in a scratch
 /// directory, hashed on the way, without ever holding the bundle in memory.

@@ -1,5 +1,5 @@
-@testable import BundleFormat
 import CZlib
+@testable import Gzip
 import Testing
 
 /// ``DeflateBlockScan`` against zlib's inflate, which stops at every block boundary with

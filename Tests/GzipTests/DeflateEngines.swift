@@ -1,5 +1,5 @@
-@testable import BundleFormat
 import Foundation
+@testable import Gzip
 import Testing
 
 /// The engines the gzip tests run over: zlib always, libdeflate where this process finds it.

@@ -1,4 +1,4 @@
-@testable import BundleFormat
+@testable import Gzip
 import Testing
 
 /// What the parallel compressor's stream is made of, whatever its scheduling: the gzip header,
