@@ -1,7 +1,8 @@
-/// BundlePress's part of a file the site keeps rules of its own in (`_headers`): the generated
-/// lines between a start and an end marker line, replaced in place at each build. The lines
-/// outside the markers are the site's and stay byte for byte; a file without the markers gets
-/// the block appended.
+/// BundlePress's part of a file the site keeps rules of its own in (`_headers`, `_redirects`):
+/// the generated lines between a start and an end marker line, replaced in place at each build.
+/// The lines outside the markers are the site's and stay byte for byte; a file without the
+/// markers gets the block appended, or put first where the host applies the first rule that
+/// matches (`_redirects`).
 public enum MarkedBlock {
     /// The line that opens the block.
     public static let startLine = "# >>> bundlepress (generated; edits inside this block are replaced) >>>"
@@ -17,21 +18,65 @@ public enum MarkedBlock {
         public var line: Int
     }
 
+    /// Where a file without the block gets it.
+    public enum Placement: Sendable {
+        /// After the site's lines, a blank line between.
+        case end
+        /// Before them, a blank line between.
+        case start
+    }
+
     /// `existing` (nil: no file) with the block holding `content` (lines, each ending with a
-    /// newline): in place of the block already there, or appended after a blank line.
-    public static func placing(_ content: String, in existing: String?) throws(Unterminated) -> String {
+    /// newline): in place of the block already there, or placed as `placement` says.
+    public static func placing(_ content: String, in existing: String?, newAt placement: Placement = .end) throws(Unterminated) -> String {
         let block = "\(startLine)\n\(content)\(endLine)\n"
         guard let existing, !existing.isEmpty, !existing.hasPrefix(wholeFilePrefix) else { return block }
-        // Split by bytes: a Swift string takes `\r\n` as one character, not a `\n`.
-        var lines = Array(existing.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        var lines = Self.lines(of: existing)
+        if let marked = try Self.block(in: lines) {
+            lines.replaceSubrange(marked, with: [ArraySlice(block.utf8.dropLast())])
+            return Self.text(of: lines)
+        }
+        switch placement {
+        case .end: return existing + (existing.utf8.last == UInt8(ascii: "\n") ? "\n" : "\n\n") + block
+        case .start: return block + "\n" + existing
+        }
+    }
+
+    /// `existing` (nil: no file) without the block, and without the blank line that set it apart
+    /// from the site's lines; nil when nothing is left.
+    public static func removing(from existing: String?) throws(Unterminated) -> String? {
+        guard let existing else { return nil }
+        var lines = Self.lines(of: existing)
+        if var marked = try Self.block(in: lines) {
+            let isBlank = { (line: ArraySlice<UInt8>) in line.isEmpty || line.elementsEqual([UInt8(ascii: "\r")]) }
+            if marked.upperBound + 1 < lines.count - 1, isBlank(lines[marked.upperBound + 1]) {
+                marked = marked.lowerBound...(marked.upperBound + 1)
+            } else if marked.lowerBound > 0, isBlank(lines[marked.lowerBound - 1]) {
+                marked = (marked.lowerBound - 1)...marked.upperBound
+            }
+            lines.removeSubrange(marked)
+        }
+        let text = Self.text(of: lines)
+        return text.isEmpty ? nil : text
+    }
+
+    /// The lines of `text`, split by bytes: a Swift string takes `\r\n` as one character, not a
+    /// `\n`. A text ending with a newline ends with an empty line.
+    private static func lines(of text: String) -> [ArraySlice<UInt8>] {
+        Array(text.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    }
+
+    private static func text(of lines: [ArraySlice<UInt8>]) -> String {
+        String(decoding: Array(lines.joined(separator: [UInt8(ascii: "\n")])), as: UTF8.self)
+    }
+
+    /// The lines from the start marker to the end marker, if there is a start marker.
+    private static func block(in lines: [ArraySlice<UInt8>]) throws(Unterminated) -> ClosedRange<Int>? {
         let isMarker = { (line: ArraySlice<UInt8>, marker: String) in
             (line.last == UInt8(ascii: "\r") ? line.dropLast() : line).elementsEqual(marker.utf8)
         }
-        if let start = lines.firstIndex(where: { isMarker($0, startLine) }) {
-            guard let end = lines[start...].firstIndex(where: { isMarker($0, endLine) }) else { throw Unterminated(line: start + 1) }
-            lines.replaceSubrange(start...end, with: [ArraySlice(block.utf8.dropLast())])
-            return String(decoding: Array(lines.joined(separator: [UInt8(ascii: "\n")])), as: UTF8.self)
-        }
-        return existing + (existing.utf8.last == UInt8(ascii: "\n") ? "\n" : "\n\n") + block
+        guard let start = lines.firstIndex(where: { isMarker($0, startLine) }) else { return nil }
+        guard let end = lines[start...].firstIndex(where: { isMarker($0, endLine) }) else { throw Unterminated(line: start + 1) }
+        return start...end
     }
 }

@@ -4,14 +4,12 @@
 /// URLs, whose bundles it publishes at `<path>/<param>/<value>…`, parameters in name order.
 ///
 /// `_redirects` may hold the site's own rules (a site generator's, or the user's), so the rules
-/// are a marked block, replaced where it is at each build, and everything outside it is kept.
+/// are a ``MarkedBlock``, replaced where it is at each build, and everything outside it is kept.
 /// A file without the block gets it at the top: Netlify applies the first rule that matches, and
 /// a site's catch-all rewrite, often last, would otherwise take the URLs.
 public struct NetlifyQueryRedirects: Sendable, Equatable {
     /// Where Netlify looks for it: the publish directory's root.
     public static let path = "_redirects"
-    static let begin = "# bundlepress: begin (rewritten by each build; edit outside this block)"
-    static let end = "# bundlepress: end"
 
     /// The rules, one line each; a mapping whose path or parameter names a `_redirects` line
     /// cannot hold (white space, `=`, `:`, `#` or `%`) is left out, with a comment saying so.
@@ -31,24 +29,11 @@ public struct NetlifyQueryRedirects: Sendable, Equatable {
         }
     }
 
-    /// The block as it goes in the file (empty without rules).
-    public var block: String {
-        lines.isEmpty ? "" : ([Self.begin] + lines + [Self.end]).joined(separator: "\n") + "\n"
-    }
-
-    /// The file's text with this block in place of the one `existing` (nil: no file) holds,
-    /// or at its top; nil when there is to be no file (no rules, and the file held only the block).
-    public func merged(into existing: String?) -> String? {
-        guard var text = existing else { return block.isEmpty ? nil : block }
-        guard let start = text.range(of: Self.begin) else {
-            return block.isEmpty ? text : block + (text.isEmpty ? "" : "\n" + text)
-        }
-        var upper = text.range(of: Self.end, range: start.upperBound..<text.endIndex)?.upperBound ?? text.endIndex
-        if upper < text.endIndex, text[upper] == "\n" { upper = text.index(after: upper) }
-        // Without rules, the blank line that followed the block goes with it.
-        if block.isEmpty, start.lowerBound == text.startIndex, upper < text.endIndex, text[upper] == "\n" { upper = text.index(after: upper) }
-        text.replaceSubrange(start.lowerBound..<upper, with: block)
-        return text.isEmpty ? nil : text
+    /// The file's text with the rules in its block (`existing`, nil: no file), or without the
+    /// block when there are no rules; nil when there is to be no file (no rules, and the file
+    /// held only the block).
+    public func placed(in existing: String?) throws(MarkedBlock.Unterminated) -> String? {
+        lines.isEmpty ? try MarkedBlock.removing(from: existing) : try MarkedBlock.placing(lines.map { $0 + "\n" }.joined(), in: existing, newAt: .start)
     }
 
     /// A query parameter's name as a `_redirects` line can match it.

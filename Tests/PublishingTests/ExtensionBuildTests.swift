@@ -1,5 +1,6 @@
 import FirestoreModel
 import Foundation
+import Hosting
 import Testing
 @testable import PipelineLanguage
 @testable import Publishing
@@ -179,9 +180,9 @@ struct ExtensionBuildTests {
         _ = try build(config: configPath)
         let redirects = try String(contentsOfFile: dir.file("site/_redirects"), encoding: .utf8)
         #expect(redirects == """
-            # bundlepress: begin (rewritten by each build; edit outside this block)
+            \(MarkedBlock.startLine)
             /bundles/by-cat  cat=:v0  /bundles/by-cat/cat/:v0  200
-            # bundlepress: end
+            \(MarkedBlock.endLine)
 
             /* /index.html 200
 

@@ -23,10 +23,17 @@ extension HostingFiles {
         do throws(MarkedBlock.Unterminated) {
             return Array(try MarkedBlock.placing(String(decoding: block, as: UTF8.self), in: existing.map { String(decoding: $0, as: UTF8.self) }).utf8)
         } catch {
-            throw PublishError(
-                path: path,
-                message: "line \(error.line) opens BundlePress's block (\(MarkedBlock.startLine)) but no line \(MarkedBlock.endLine) closes it; "
-                    + "add that line where the block ends, or delete the block, and build again")
+            throw PublishError(unterminated: error, path: path)
         }
+    }
+}
+
+extension PublishError {
+    /// The file at `path`, whose BundlePress block has no end marker.
+    init(unterminated: MarkedBlock.Unterminated, path: String) {
+        self.init(
+            path: path,
+            message: "line \(unterminated.line) opens BundlePress's block (\(MarkedBlock.startLine)) but no line \(MarkedBlock.endLine) closes it; "
+                + "add that line where the block ends, or delete the block, and build again")
     }
 }

@@ -104,7 +104,12 @@ struct StableBundleURLs {
     func writeRedirects(into outputDirectory: String) throws(PublishError) {
         let target = (outputDirectory as NSString).appendingPathComponent(NetlifyQueryRedirects.path)
         let existing = FileManager.default.contents(atPath: target).map { String(decoding: $0, as: UTF8.self) }
-        let merged = redirects.merged(into: existing)
+        let merged: String?
+        do throws(MarkedBlock.Unterminated) {
+            merged = try redirects.placed(in: existing)
+        } catch {
+            throw PublishError(unterminated: error, path: target)
+        }
         guard merged != existing else { return }
         guard let merged else {
             do {
