@@ -83,8 +83,11 @@ private let noSignalFlag: Int32 = 0
 #endif
 
 extension Data {
-    /// An HTTP/1.1 response head with `fields`, ending in the empty line.
+    /// An HTTP/1.1 response head with `fields`, ending in the empty line. It says
+    /// `Connection: close`, as the origin closes each connection after one answer: without it a
+    /// client keeps the connection for its next request, which may then meet the close
+    /// (`I/O on closed channel`) instead of the answer the test is about.
     static func responseHead(_ fields: [String], status: String = "200 OK") -> Data {
-        Data((["HTTP/1.1 \(status)"] + fields + ["", ""]).joined(separator: "\r\n").utf8)
+        Data((["HTTP/1.1 \(status)"] + fields + ["Connection: close", "", ""]).joined(separator: "\r\n").utf8)
     }
 }
