@@ -181,26 +181,9 @@ public struct SiteBuilder: Sendable {
             throw .publish(error)
         }
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        var built: [BuiltBundle] = []
-        var snapshots: [(bundle: String, snapshots: [BuiltSnapshot])] = []
-        for (index, (policy, queries)) in bundleQueries.enumerated() {
-            // The bundle's entries go with the bundle once it is built, not with the plan.
-            let planned = plan.bundles[index]
-            plan.bundles[index].entries = []
-            progress(.buildingBundle(id: planned.id, index: index, count: plan.bundles.count))
-            if resolved.bundles[index].snapshots {
-                snapshots.append((planned.id, try BuiltSnapshot.build(
-                    bundle: planned.id, entries: planned.entries, queries: queries, listed: resolved.bundles[index].documents, setAside: inputs.setAside,
-                    policy: policy, siteTime: plan.siteTime, audience: config.clients.bundleAudience, scratchDirectory: scratch)))
-            }
-            built.append(try BuiltBundle.build(
-                consume planned, queries: queries, setAside: inputs.setAside, policy: policy, gzipLevel: config.gzipLevel,
-                audience: config.clients.bundleAudience, scratchDirectory: scratch, progress: progress))
-        }
-        let violations = config.budgets.violations(of: resolved.bundles, sizes: built.map(\.byteCount))
-            + BuiltSnapshot.budgetViolations(snapshots, budgets: config.budgets)
-        if config.budgets.mode == .fail, !violations.isEmpty { throw .budgetExceeded(violations) }
-        warnings += violations.map(\.description)
+        let written = try WrittenSite.write(
+            &plan, specs: resolved.bundles, selected: bundleQueries, setAside: inputs.setAside, config: config, into: scratch, progress: progress)
+        warnings += written.violations.map(\.description)
         let bundlesBuilt = clock.now
 
         // Publishing needs none of the documents: another core frees them meanwhile (a hundred
@@ -210,22 +193,9 @@ public struct SiteBuilder: Sendable {
         BackgroundRelease.release((consume inputs, consume plan, consume previous))
 
         progress(.publishing)
-        var manifest = Manifest(
-            snapshotTime: inputsRead.snapshotTime.rfc3339, project: config.database.project, database: config.database.database,
-            clients: config.clients.configNames,
-            bundles: zip(resolved.bundles, built).map { spec, bundle in
-                Manifest.Entry(
-                    id: bundle.id, url: "bundles/\(bundle.fileName)", gzipURL: "bundles/\(bundle.gzipFileName)",
-                    sha256: bundle.sha256, createTime: bundle.createTime.rfc3339, bytes: bundle.byteCount, gzipBytes: bundle.gzipByteCount,
-                    documents: bundle.documentCount, results: bundle.documentCount - bundle.leavers - bundle.missing,
-                    namedQueries: bundle.namedQueries, fanOut: spec.fanOut, extensionSpec: spec.extensionSpec)
-            },
-            siteTime: siteTime.rfc3339, horizonStart: inputsRead.snapshotTime.advanced(bySeconds: -config.leavers.keep).rfc3339)
-        for (bundle, written) in snapshots { manifest.addSnapshots(written, of: bundle) }
+        let manifest = written.manifest(specs: resolved.bundles, config: config, snapshotTime: inputsRead.snapshotTime, siteTime: siteTime)
         let manifestData = manifest.encoded()
-        // A document two bundles list has one snapshot file: the same bytes under the same name.
-        var snapshotNames: Set<String> = []
-        let files = built.flatMap(\.siteFiles) + snapshots.flatMap(\.snapshots).filter { snapshotNames.insert($0.name).inserted }.map(\.siteFile)
+        let files = written.siteFiles
         // The same header policy, for production hosts. Warnings about the built-in rules are left
         // out: they concern names bundlepress never writes (README, "Deploying").
         let stable = StableBundleURLs(manifest: manifest.bundles)
@@ -262,7 +232,7 @@ public struct SiteBuilder: Sendable {
         var report = BuildReport(
             snapshotTime: inputsRead.snapshotTime.rfc3339, siteTime: siteTime.rfc3339, previousState: previousSource,
             inputFiles: inputsRead.files, inputBytes: inputsRead.bytes, inputDocuments: inputsRead.documents,
-            bundles: zip(resolved.bundles, built).map { spec, bundle in
+            bundles: zip(resolved.bundles, written.bundles).map { spec, bundle in
                 BuildReport.Bundle(
                     id: bundle.id, file: bundle.fileName, createTime: bundle.createTime.rfc3339, documents: bundle.documentCount,
                     leavers: bundle.leavers, missing: bundle.missing,
@@ -270,10 +240,10 @@ public struct SiteBuilder: Sendable {
                     status: previousHashes[bundle.id].map { $0 == bundle.sha256 ? .unchanged : .changed } ?? .new,
                     maxBytes: config.budgets.limit(for: spec)?.bytes)
             },
-            removedBundles: (published?.manifest.bundles ?? []).map(\.id).filter { id in !built.contains { $0.id == id } },
+            removedBundles: (published?.manifest.bundles ?? []).map(\.id).filter { id in !written.bundles.contains { $0.id == id } },
             manifestChanged: outcome.manifestChanged,
             retention: BuildReport.Retention(retained: retention.retained, deleted: retention.deleted),
-            budgetWarnings: violations, exposure: exposure, dataWarnings: dataWarnings, warnings: warnings, dryRun: dryRun, outputDirectory: outputDirectory,
+            budgetWarnings: written.violations, exposure: exposure, dataWarnings: dataWarnings, warnings: warnings, dryRun: dryRun, outputDirectory: outputDirectory,
             seconds: (finished - started).seconds,
             timings: BuildReport.Timings(read: (read - started).seconds, bundles: (bundlesBuilt - read).seconds, publish: (finished - bundlesBuilt).seconds),
             compressor: DeflateEngine.fastest.description)
