@@ -60,31 +60,28 @@ struct StableBundleURLs {
     /// folders they leave empty, of the files BundlePress wrote (`owned`).
     ///
     /// A copy is a hard link to the published bundle, staged beside the stable path and renamed
-    /// over it in one atomic step (``DurableFiles``); where the file system has no hard links,
-    /// the bundle is copied there, streamed and flushed, never held whole in memory.
+    /// over it in one atomic step (``DurableFiles/replaceAtomically(path:stage:)``); where the
+    /// file system has no hard links, the bundle is copied there, streamed and flushed, never
+    /// held whole in memory.
     func write(into outputDirectory: String, replacing previous: [Manifest.Entry], owned: OwnedFiles) throws(PublishError) {
         try writeRedirects(into: outputDirectory)
         func inOutput(_ path: String) -> String { (outputDirectory as NSString).appendingPathComponent(path) }
         for copy in copies {
             let target = inOutput(copy.path)
             let folder = (target as NSString).deletingLastPathComponent
-            let staged = (folder as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).tmp")
             do throws(PublishError) {
                 do {
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 } catch {
                     throw PublishError(path: folder, message: "cannot create the folder of a stable URL: \(error.localizedDescription)")
                 }
-                unlink(staged)
-                if link(inOutput(copy.source), staged) != 0 {
+                try DurableFiles.replaceAtomically(path: target) { staged throws(PublishError) in
+                    guard link(inOutput(copy.source), staged) != 0 else { return }
                     let file = try OutputFile(creating: staged)
                     try FileChunks.forEach(ofFile: inOutput(copy.source)) { chunk throws(PublishError) in try file.append(chunk) }
                     try file.finish()
                 }
-                try DurableFiles.rename(staged, to: target)
-                try DurableFiles.syncDirectory(folder)
             } catch {
-                unlink(staged)
                 throw PublishError(path: target, message: "cannot put the stable copy of \(copy.source) in place: \(error.message)")
             }
         }

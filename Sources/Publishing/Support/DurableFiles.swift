@@ -17,10 +17,17 @@ enum DurableFiles {
     /// temporary file is removed and `path` is as it was. Only a lock holder may call this (the
     /// temporary name is fixed, so a killed writer's leftover is simply overwritten).
     static func replaceAtomically(path: String, with bytes: [UInt8]) throws(PublishError) {
+        try replaceAtomically(path: path) { staged throws(PublishError) in try write(path: staged, chunks: [bytes]) }
+    }
+
+    /// Replaces the file at `path` with the one `stage` makes at the temporary path it is given
+    /// (a new file there, flushed to disk), as ``replaceAtomically(path:with:)`` does with bytes.
+    static func replaceAtomically(path: String, stage: (_ staged: String) throws(PublishError) -> Void) throws(PublishError) {
         let directory = (path as NSString).deletingLastPathComponent
         let staged = (directory as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).tmp")
         do throws(PublishError) {
-            try write(path: staged, chunks: [bytes])
+            unlink(staged)
+            try stage(staged)
             try rename(staged, to: path)
             try syncDirectory(directory)
         } catch {
