@@ -141,14 +141,9 @@ struct BuiltSnapshot: Sendable, Equatable {
             }
             try feed(json.bytes)
             try feedEscaped(counted.element)
-            let encoded = try writer.encodeBody(documentsPerRun: 512, encodedFields: { (index, document) throws(PublishError) in
+            try writer.encodeBody(matching: counted.metadata, encodedFields: { (index, document) throws(PublishError) in
                 try setAside.encodedFields(of: document, at: slots[index], as: policy)
-            }) { (run: [UInt8]) throws(PublishError) in try feedEscaped(run) }
-            guard encoded.metadata == counted.metadata else {
-                throw PublishError(
-                    path: path,
-                    message: "the snapshot's bundle took \(encoded.metadata.totalBytes) bytes, not the \(counted.metadata.totalBytes) counted before writing it (a bug in bundlepress: please report it)")
-            }
+            }, writingTo: path) { run throws(PublishError) in try feedEscaped(run) }
             json = JSONWriter()
             json.raw("\"")
             if case .document(let path) = source {

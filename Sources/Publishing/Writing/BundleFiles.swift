@@ -49,14 +49,7 @@ struct BundleFiles {
                 progress(.writingBundle(bytesDone: raw.byteCount, bytes: bytes))
             }
             try feed(counted.element)
-            // Runs of 512 documents: a round of encoded runs is in memory beside the gzip blocks
-            // compressing, and 2,048 put 5 MiB on the build's peak at 100k documents.
-            let encoded = try writer.encodeBody(documentsPerRun: 512, encodedFields: encodedFields) { (run: [UInt8]) throws(PublishError) in try feed(run) }
-            guard encoded.metadata == counted.metadata else {
-                throw PublishError(
-                    path: raw.path,
-                    message: "the bundle's body took \(encoded.metadata.totalBytes) bytes, not the \(counted.metadata.totalBytes) counted before writing it (a bug in bundlepress: please report it)")
-            }
+            try writer.encodeBody(matching: counted.metadata, encodedFields: encodedFields, writingTo: raw.path) { run throws(PublishError) in try feed(run) }
             try gzip.append(compressed { () throws(GzipError) in try compressor.finish() })
             try raw.finish()
             try gzip.finish()
