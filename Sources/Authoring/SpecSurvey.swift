@@ -44,7 +44,7 @@ public struct SpecSurvey: Sendable {
             throw .noSpecs(collection: collection, topLevelCollections: survey.topLevelCollections)
         }
         specs = []
-        for document in store.evaluate(Query(parent: collection.parent, collectionID: collection.lastSegment!)) {
+        for document in store.documents(inCollection: collection) {
             do throws(ConfigError) {
                 let spec = try ExtensionSpec(document)
                 specs.append(Spec(id: spec.id, parameters: spec.parametersInData(store)))

@@ -74,6 +74,13 @@ public struct DocumentStore: Sendable {
         shard(ofCollection: path).collections[path] != nil
     }
 
+    /// The documents stored directly in the collection at `path`, in key order (none when it
+    /// holds none).
+    public func documents(inCollection path: ResourcePath) -> [Document] {
+        guard hasCollection(path), let id = path.lastSegment else { return [] }
+        return evaluate(Query(parent: path.parent, collectionID: id))
+    }
+
     /// The IDs of every collection holding documents (for suggestions in messages).
     public var collectionIDs: Set<String> {
         Set(shards.flatMap { $0.collections.keys.compactMap(\.lastSegment) })

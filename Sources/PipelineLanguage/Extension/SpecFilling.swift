@@ -249,7 +249,7 @@ extension ExtensionBinding {
     public var stablePath: String? {
         guard !Self.siteNames.contains(specID), !specID.hasSuffix(".bundle"), !specID.hasSuffix(".gz") else { return nil }
         var segments = ["bundles", specID]
-        for name in parameters.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for name in parameters.keys.sorted(by: { UTF8Order.compare($0, $1) == .less }) {
             let value = parameters[name]!.texts.joined(separator: ",")
             for segment in [name, value] {
                 guard !segment.isEmpty, !segment.hasPrefix("."), !segment.contains("/") else { return nil }

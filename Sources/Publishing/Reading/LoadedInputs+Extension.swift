@@ -11,10 +11,8 @@ extension LoadedInputs {
         guard let extensionConfig = config.extensionConfig else { return config }
         let collection = extensionConfig.collection
         var specs: [Document] = []
-        if store.hasCollection(collection) {
-            for document in store.evaluate(Query(parent: collection.parent, collectionID: collection.lastSegment!)) {
-                do throws(PublishError) { specs.append(try setAside.whole(document)) } catch { throw .publish(error) }
-            }
+        for document in store.documents(inCollection: collection) {
+            do throws(PublishError) { specs.append(try setAside.whole(document)) } catch { throw .publish(error) }
         }
         guard !specs.isEmpty else {
             throw .config(ConfigError(
