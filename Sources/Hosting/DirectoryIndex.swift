@@ -35,7 +35,7 @@ enum DirectoryIndex {
     /// directory URLs get the rules that match them as they are (docs/deploying.md).
     static func splatPaths(of pattern: PathPattern) -> [SplatPath] {
         guard let directories = directories(of: pattern) else { return [] }
-        if directories.segments.isEmpty || isEveryDirectory(directories) { return [SplatPath(rootOf: directories)] }
+        if directories.segments.isEmpty || isEveryDirectory(directories) { return [.root] }
         return [SplatPath(directories).directory]
     }
 

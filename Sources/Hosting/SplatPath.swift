@@ -60,10 +60,8 @@ struct SplatPath {
         self.isExact = isExact
     }
 
-    /// The site root's path, `/`, for a pattern of directories that includes it.
-    init(rootOf directories: PathPattern) {
-        self.init(text: "/", isExact: true)
-    }
+    /// The site root's path, `/`.
+    static let root = SplatPath(text: "/", isExact: true)
 
     /// The path with a `/` after it: the directory URLs of the directories it names.
     var directory: SplatPath { SplatPath(text: text + "/", isExact: isExact) }

@@ -185,14 +185,14 @@ struct Serve: AsyncParsableCommand {
         let pipeline = try PipelineConfig.loadForCommand(file, terminal: &terminal)
         let directory = dir ?? pipeline.outputDirectory
         let events = SiteEventStream(run: String(UInt64(Date().timeIntervalSince1970 * 1_000), radix: 36))
-        let live = LiveReloadResponder(
-            wrapping: siteChain(directory, policy: pipeline.headerPolicy.withStableBundleURLs(ofSiteIn: directory), budget: budget).responder, events: events)
+        let startPolicy = pipeline.headerPolicy.withStableBundleURLs(ofSiteIn: directory)
+        let live = LiveReloadResponder(wrapping: siteChain(directory, policy: startPolicy, budget: budget).responder, events: events)
         let (firstBuild, firstBuildDone) = AsyncStream.makeStream(of: Void.self)
         // Into the directory being served, even if `output:` changes while watching.
         let watcher = SiteWatcher(configFile: file, outputDirectory: directory)
         let watching = Task {
             var terminal = Terminal()
-            var policy = pipeline.headerPolicy.withStableBundleURLs(ofSiteIn: directory)
+            var policy = startPolicy
             await watcher.run { event in
                 switch event {
                 case .building(let changed) where !changed.isEmpty:

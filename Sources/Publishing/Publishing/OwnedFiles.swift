@@ -38,8 +38,7 @@ struct OwnedFiles: Equatable {
         var next = self
         for target in targets where !owns(target.path) {
             let path = (outputDirectory as NSString).appendingPathComponent(target.path)
-            var info = stat()
-            if lstat(path, &info) == 0, !(target.content.map { SitePublisher.hasContent(path: path, $0) } ?? false) {
+            if Self.exists(path), !(target.content.map { SitePublisher.hasContent(path: path, $0) } ?? false) {
                 throw PublishError(
                     path: path,
                     message: "BundlePress would write this file, but it did not write the one there and never replaces a file it did not write; "
@@ -64,9 +63,12 @@ struct OwnedFiles: Equatable {
     /// The list without the files that are gone (deleted by retention, or claimed by a build
     /// killed before it wrote them).
     func existing(in outputDirectory: String) -> OwnedFiles {
-        OwnedFiles(paths: paths.filter { path in
-            var info = stat()
-            return lstat((outputDirectory as NSString).appendingPathComponent(path), &info) == 0
-        })
+        OwnedFiles(paths: paths.filter { Self.exists((outputDirectory as NSString).appendingPathComponent($0)) })
+    }
+
+    /// True when something is at `path` (a dangling symbolic link too: it is not followed).
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
     }
 }
