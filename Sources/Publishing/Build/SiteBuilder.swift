@@ -101,66 +101,38 @@ public struct SiteBuilder: Sendable {
             + "restored from the CI cache), or pass --previous none for the site's first publish; recipes: docs/cron.md#recipes-site-builds-and-schedules"
     }
 
+    /// One build, as a list of stages, each handing its values to the next: the previous state,
+    /// reading, resolving, selecting, checking, planning, guarding, writing, publishing, and the
+    /// report. A plain build and a merge differ only in how they read (`source`); a build whose
+    /// fingerprint matches the last one's stops after the first step (``upToDate(_:warnings:started:clock:)``).
     private func run(
         dryRun: Bool, checkUpToDate: Bool, inputs source: BuildInputs, takenOverFrom holder: BuildLock.Holder?, progress: (BuildEvent) -> Void
     ) throws(BuildError) -> BuildReport {
         let clock = ContinuousClock()
         let started = clock.now
-        let publisher = SitePublisher(outputDirectory: outputDirectory)
-        var warnings: [String] = []
-        if !dryRun {
-            let leftovers = publisher.removeLeftoverStaging()
-            if let holder {
-                let cleaned = leftovers.isEmpty ? "" : "; removed its staging directory \(leftovers.joined(separator: ", "))"
-                warnings.append("took over the lock of a build that did not finish (\(holder))\(cleaned)")
-            }
-        }
-
+        var warnings = dryRun ? [] : takeOver(from: holder)
         // Hashed before reading: a change while the build runs shows at the next one.
-        var sources: String?
-        if !dryRun, case .exports = source {
-            progress(.checkingForChanges)
-            sources = BuildFingerprint.sources(of: config, outputDirectory: outputDirectory)
-        }
-        if checkUpToDate, let sources, let record = BuildRecord.read(outputDirectory: outputDirectory),
-            record.fingerprint == BuildFingerprint(sources: sources, site: BuildFingerprint.site(outputDirectory: outputDirectory))
-        {
+        let sources = dryRun || source.isPartials ? nil : sourcesFingerprint(progress: progress)
+        if checkUpToDate, let sources, let record = BuildRecord.read(outputDirectory: outputDirectory), record.fingerprint == fingerprint(sources: sources) {
             return try upToDate(record.report, warnings: warnings, started: started, clock: clock)
         }
 
         // What was published before, read first: the memory its state takes to decode is then
         // there for the documents (16 of the 171 MiB a rebuild of 100k documents peaked at), and
         // a previous site that cannot be read fails the build before its inputs are read.
-        let (published, problem) = publisher.publishedManifest()
+        let (published, problem) = SitePublisher(outputDirectory: outputDirectory).publishedManifest()
         warnings += problem.map { [$0] } ?? []
         let previous = try previousState(publishedManifest: published.map(\.bytes), repair: !dryRun)
+        let replaced = published?.manifest.bundles ?? []
 
-        // The documents that can ship are set aside where the bundles are staged: beside the site,
-        // on its disk.
-        let setAside = dryRun ? FileManager.default.temporaryDirectory.path : outputDirectory
-        let rules = try CandidateRules(config, previous: previous.history)
-        var inputs: LoadedInputs
-        switch source {
-        case .exports:
-            inputs = try LoadedInputs.load(config, candidates: rules, in: setAside, progress: progress)
-        case .partials(let directories):
-            let (documents, exportTimes, files, bytes) = try PartialFiles.read(from: directories, config: config, candidates: rules, in: setAside, progress: progress)
-            inputs = try LoadedInputs(documents: consume documents, exportTimes: exportTimes, files: files, bytes: bytes, config: config, progress: progress)
-        }
+        var inputs = try read(source, previous: previous, dryRun: dryRun, progress: progress)
         let resolved = try inputs.resolve(config)
         warnings += previous.warnings(outputDirectory: outputDirectory, snapshotTime: inputs.snapshotTime)
         let read = clock.now
 
-        // The config against the data: fields no document has, values of types a field never
-        // holds, queries with no result.
-        var dataWarnings = inputs.census.map { DataCheck.warnings(resolved, census: $0) } ?? []
         progress(.planning)
         let selections = try BundleSelection.select(resolved.bundles, store: inputs.store)
-        dataWarnings += DataCheck.emptyQueries(
-            resolved,
-            results: Dictionary(selections.map { ($0.id, Dictionary($0.namedQueries.map { ($0.name, $0.results) }, uniquingKeysWith: { first, _ in first })) }, uniquingKeysWith: { first, _ in first }),
-            earlier: dataWarnings)
-        if config.warnings == .error, !dataWarnings.isEmpty { throw .dataCheck(dataWarnings) }
+        let dataWarnings = try DataCheck.check(resolved, census: inputs.census, selections: selections)
         warnings = dataWarnings.map(\.description) + resolved.extensionNotes + warnings
         // The plan takes the selected documents over: of the selections, the bundles need only
         // their queries and field policies.
@@ -170,16 +142,10 @@ public struct SiteBuilder: Sendable {
             previous: previous.history, snapshotTime: inputs.snapshotTime, leavers: config.leavers,
             floorWithoutHistory: previous.floor(snapshotTime: inputs.snapshotTime)
         ).plan(consume selections, store: inputs.store, setAside: inputs.setAside)
-        let exposure = try ExposureScan.findings(in: plan, policies: policies, setAside: inputs.setAside)
-        if config.exposure.mode == .fail, !exposure.isEmpty { throw .exposure(exposure) }
+        let exposure = try ExposureScan.guarding(plan, policies: policies, setAside: inputs.setAside, policy: config.exposure)
         warnings += exposure.map(\.description)
 
-        let scratch: String
-        do throws(PublishError) {
-            scratch = try publisher.makeScratchDirectory(dryRun: dryRun)
-        } catch {
-            throw .publish(error)
-        }
+        let scratch = try scratchDirectory(dryRun: dryRun)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let written = try WrittenSite.write(
             &plan, specs: resolved.bundles, selected: bundleQueries, setAside: inputs.setAside, config: config, into: scratch, progress: progress)
@@ -188,125 +154,103 @@ public struct SiteBuilder: Sendable {
 
         // Publishing needs none of the documents: another core frees them meanwhile (a hundred
         // thousand documents take a quarter of a second to free).
-        let inputsRead = (snapshotTime: inputs.snapshotTime, files: inputs.fileCount, bytes: inputs.inputBytes, documents: inputs.documentCount)
+        let inputsRead = BuildReport.InputsRead(inputs)
         let (siteTime, history, previousSource) = (plan.siteTime, plan.history, previous.source)
         BackgroundRelease.release((consume inputs, consume plan, consume previous))
 
         progress(.publishing)
         let manifest = written.manifest(specs: resolved.bundles, config: config, snapshotTime: inputsRead.snapshotTime, siteTime: siteTime)
-        let manifestData = manifest.encoded()
-        let files = written.siteFiles
-        // The same header policy, for production hosts. Warnings about the built-in rules are left
-        // out: they concern names bundlepress never writes (README, "Deploying").
-        let stable = StableBundleURLs(manifest: manifest.bundles)
-        let hosting = HostingFiles(policy: stable.policy(over: config.headerPolicy), publicDirectory: config.output)
-        warnings += hosting.warnings.filter { !($0.rule?.hasPrefix("built-in ") ?? false) }.map(\.description)
-        let outcome: SitePublisher.Outcome
-        if dryRun {
-            outcome = publisher.changes(files: files, manifest: manifestData, history: history)
-        } else {
-            do throws(PublishError) {
-                let (owned, ledgerProblem) = try RetentionLedger.claim(
-                    claims(hosting: hosting) + stable.targets
-                        + files.map { OwnedFiles.Target(path: "bundles/\($0.name)", content: $0.content) }
-                        + [OwnedFiles.Target(path: Manifest.relativePath, content: .chunks([Array(manifestData)]))],
-                    outputDirectory: outputDirectory)
-                try SiteAssets.write(explorer: config.explorer, into: outputDirectory)
-                _ = try hosting.write(into: outputDirectory)
-                outcome = try publisher.publish(files: files, manifest: manifestData, history: history) { progress(.checkpoint($0)) }
-                try stable.write(into: outputDirectory, replacing: published?.manifest.bundles ?? [], owned: owned)
-                warnings += ledgerProblem.map { [$0] } ?? []
-            } catch {
-                throw .publish(error)
-            }
-            progress(.checkpoint(.published))
-        }
-        // The state is written: another core frees it (a hundred thousand documents' versions).
-        BackgroundRelease.release(consume history)
-        let retention = RetentionSweep(outputDirectory: outputDirectory, policy: config.retention).run(
-            manifest: manifestData, referenced: Set(files.map(\.name)), planned: dryRun ? outcome.written : [], dryRun: dryRun, now: Date())
-        warnings += retention.warnings
-        let finished = clock.now
-
-        let previousHashes = Dictionary((published?.manifest.bundles ?? []).map { ($0.id, $0.sha256) }, uniquingKeysWith: { first, _ in first })
-        var report = BuildReport(
-            snapshotTime: inputsRead.snapshotTime.rfc3339, siteTime: siteTime.rfc3339, previousState: previousSource,
-            inputFiles: inputsRead.files, inputBytes: inputsRead.bytes, inputDocuments: inputsRead.documents,
-            bundles: zip(resolved.bundles, written.bundles).map { spec, bundle in
-                BuildReport.Bundle(
-                    id: bundle.id, file: bundle.fileName, createTime: bundle.createTime.rfc3339, documents: bundle.documentCount,
-                    leavers: bundle.leavers, missing: bundle.missing,
-                    namedQueries: bundle.namedQueries, bytes: bundle.byteCount, gzipBytes: bundle.gzipByteCount,
-                    status: previousHashes[bundle.id].map { $0 == bundle.sha256 ? .unchanged : .changed } ?? .new,
-                    maxBytes: config.budgets.limit(for: spec)?.bytes)
-            },
-            removedBundles: (published?.manifest.bundles ?? []).map(\.id).filter { id in !written.bundles.contains { $0.id == id } },
-            manifestChanged: outcome.manifestChanged,
-            retention: BuildReport.Retention(retained: retention.retained, deleted: retention.deleted),
-            budgetWarnings: written.violations, exposure: exposure, dataWarnings: dataWarnings, warnings: warnings, dryRun: dryRun, outputDirectory: outputDirectory,
-            seconds: (finished - started).seconds,
-            timings: BuildReport.Timings(read: (read - started).seconds, bundles: (bundlesBuilt - read).seconds, publish: (finished - bundlesBuilt).seconds),
-            compressor: DeflateEngine.fastest.description)
-        if let sources {
-            do throws(PublishError) {
-                try BuildRecord(fingerprint: BuildFingerprint(sources: sources, site: BuildFingerprint.site(outputDirectory: outputDirectory)), report: report)
-                    .write(outputDirectory: outputDirectory)
-            } catch {
-                // The site is published; only the next build's shortcut is lost.
-                report.warnings.append("\(error); the next build runs in full even if nothing changes")
-            }
-        }
-        return report
-    }
-
-    /// The files a build writes besides the bundles, snapshots and manifest: the loader, the
-    /// explorer page when `explorer:` asks for it, and the header files but `_headers` (whose
-    /// site rules stay: ``MarkedBlock``), to claim before writing them (``OwnedFiles``).
-    private func claims(hosting: HostingFiles) -> [OwnedFiles.Target] {
-        SiteAssets.outputFiles(explorer: config.explorer).map { OwnedFiles.Target(path: $0.path, content: .chunks([$0.bytes])) }
-            + hosting.files.filter { !$0.isShared }.map { OwnedFiles.Target(path: $0.path, content: .chunks([$0.bytes])) }
-    }
-
-    /// The answer of a build that found nothing changed: the last report with every bundle
-    /// unchanged, after what a full build would still do (retention, missing header files and
-    /// explorer assets put back).
-    private func upToDate(_ last: BuildReport, warnings: [String], started: ContinuousClock.Instant, clock: ContinuousClock) throws(BuildError) -> BuildReport {
-        let publisher = SitePublisher(outputDirectory: outputDirectory)
-        guard let published = publisher.publishedManifest().published else {
-            throw .publish(PublishError(path: outputDirectory, message: "the manifest disappeared while checking it"))
-        }
-        let stable = StableBundleURLs(manifest: published.manifest.bundles)
-        let hosting = HostingFiles(policy: stable.policy(over: config.headerPolicy), publicDirectory: config.output)
-        let ledgerProblem: String?
+        let publication: SitePublication.Published
         do throws(PublishError) {
-            ledgerProblem = try RetentionLedger.claim(claims(hosting: hosting), outputDirectory: outputDirectory).problem
-            try SiteAssets.write(explorer: config.explorer, into: outputDirectory)
-            _ = try hosting.write(into: outputDirectory)
-            try stable.writeRedirects(into: outputDirectory)
+            publication = try SitePublication(outputDirectory: outputDirectory, config: config).publish(
+                files: written.siteFiles, manifest: manifest, history: history, replacing: replaced, dryRun: dryRun) { progress(.checkpoint($0)) }
         } catch {
             throw .publish(error)
         }
-        let referenced = Set(published.manifest.bundles.flatMap { [$0.url, $0.gzipURL] }.map { ($0 as NSString).lastPathComponent })
-            .union(published.manifest.snapshotNames)
-        let retention = RetentionSweep(outputDirectory: outputDirectory, policy: config.retention).run(
-            manifest: published.bytes, referenced: referenced, planned: [], dryRun: false, now: Date())
-        var report = last
-        report.bundles = last.bundles.map { bundle in
-            var bundle = bundle
-            bundle.status = .unchanged
-            return bundle
+        // The state is written: another core frees it (a hundred thousand documents' versions).
+        BackgroundRelease.release(consume history)
+
+        var report = BuildReport(
+            inputs: inputsRead, previousState: previousSource, specs: resolved.bundles, budgets: config.budgets, written: written, siteTime: siteTime,
+            previous: replaced, published: publication, checks: (dataWarnings, exposure), warnings: warnings + publication.warnings,
+            dryRun: dryRun, outputDirectory: outputDirectory,
+            timings: BuildReport.Timings(read: (read - started).seconds, bundles: (bundlesBuilt - read).seconds, publish: (clock.now - bundlesBuilt).seconds))
+        if let sources { record(&report, sources: sources) }
+        return report
+    }
+
+    /// The lock was taken over from `holder`, a build that did not finish (or there was none):
+    /// removes that build's staging directories, and says so.
+    private func takeOver(from holder: BuildLock.Holder?) -> [String] {
+        let leftovers = SitePublisher(outputDirectory: outputDirectory).removeLeftoverStaging()
+        guard let holder else { return [] }
+        let cleaned = leftovers.isEmpty ? "" : "; removed its staging directory \(leftovers.joined(separator: ", "))"
+        return ["took over the lock of a build that did not finish (\(holder))\(cleaned)"]
+    }
+
+    /// The fingerprint of the config's inputs, config and binary (``BuildFingerprint/sources(of:outputDirectory:)``).
+    private func sourcesFingerprint(progress: (BuildEvent) -> Void) -> String? {
+        progress(.checkingForChanges)
+        return BuildFingerprint.sources(of: config, outputDirectory: outputDirectory)
+    }
+
+    /// The fingerprint of a build of `sources` over the site the output holds now.
+    private func fingerprint(sources: String) -> BuildFingerprint {
+        BuildFingerprint(sources: sources, site: BuildFingerprint.site(outputDirectory: outputDirectory))
+    }
+
+    /// The reading stage: the documents of `source`, those that can ship set aside beside the
+    /// site (where the bundles are staged, on its disk), judged against `previous`.
+    private func read(_ source: BuildInputs, previous: PreviousState, dryRun: Bool, progress: (BuildEvent) -> Void) throws(BuildError) -> LoadedInputs {
+        let setAside = dryRun ? FileManager.default.temporaryDirectory.path : outputDirectory
+        let rules = try CandidateRules(config, previous: previous.history)
+        switch source {
+        case .exports:
+            return try LoadedInputs.load(config, candidates: rules, in: setAside, progress: progress)
+        case .partials(let directories):
+            let (documents, exportTimes, files, bytes) = try PartialFiles.read(from: directories, config: config, candidates: rules, in: setAside, progress: progress)
+            return try LoadedInputs(documents: consume documents, exportTimes: exportTimes, files: files, bytes: bytes, config: config, progress: progress)
         }
-        report.removedBundles = []
-        report.manifestChanged = false
-        report.upToDate = true
-        report.retention = BuildReport.Retention(retained: retention.retained, deleted: retention.deleted)
+    }
+
+    /// Where the writing stage puts the bundles before publishing moves them into place
+    /// (``SitePublisher/makeScratchDirectory(dryRun:)``).
+    private func scratchDirectory(dryRun: Bool) throws(BuildError) -> String {
+        do throws(PublishError) {
+            return try SitePublisher(outputDirectory: outputDirectory).makeScratchDirectory(dryRun: dryRun)
+        } catch {
+            throw .publish(error)
+        }
+    }
+
+    /// Records `report` with the fingerprint of this build for the next one to compare
+    /// (``BuildRecord``); when that fails, the report says the next build runs in full.
+    private func record(_ report: inout BuildReport, sources: String) {
+        do throws(PublishError) {
+            try BuildRecord(fingerprint: fingerprint(sources: sources), report: report).write(outputDirectory: outputDirectory)
+        } catch {
+            // The site is published; only the next build's shortcut is lost.
+            report.warnings.append("\(error); the next build runs in full even if nothing changes")
+        }
+    }
+
+    /// The answer of a build that found nothing changed: the last report with every bundle
+    /// unchanged, after what a full build would still do (retention, missing header files,
+    /// explorer assets and stable URLs put back).
+    private func upToDate(_ last: BuildReport, warnings: [String], started: ContinuousClock.Instant, clock: ContinuousClock) throws(BuildError) -> BuildReport {
+        guard let published = SitePublisher(outputDirectory: outputDirectory).publishedManifest().published else {
+            throw .publish(PublishError(path: outputDirectory, message: "the manifest disappeared while checking it"))
+        }
+        let refreshed: (retention: RetentionSweep.Result, warnings: [String])
+        do throws(PublishError) {
+            refreshed = try SitePublication(outputDirectory: outputDirectory, config: config).refresh(published)
+        } catch {
+            throw .publish(error)
+        }
         // What the data and the config still say (the lock, the previous state and retention
         // speak of the run that wrote them, and are said anew).
-        report.warnings = warnings + last.dataWarnings.map(\.description) + last.exposure.map(\.description) + last.budgetWarnings.map(\.description)
-            + hosting.warnings.filter { !($0.rule?.hasPrefix("built-in ") ?? false) }.map(\.description) + (ledgerProblem.map { [$0] } ?? []) + retention.warnings
-        report.seconds = (clock.now - started).seconds
-        report.timings = BuildReport.Timings(read: report.seconds, bundles: 0, publish: 0)
-        return report
+        let still = last.dataWarnings.map(\.description) + last.exposure.map(\.description) + last.budgetWarnings.map(\.description)
+        return BuildReport(upToDate: last, retention: refreshed.retention, warnings: warnings + still + refreshed.warnings, seconds: (clock.now - started).seconds)
     }
 }
 
@@ -317,6 +261,11 @@ public enum BuildInputs: Sendable {
     case exports
     /// The partials the map tasks of a sharded build wrote into these directories (one or several).
     case partials(directories: [String])
+
+    var isPartials: Bool {
+        if case .partials = self { return true }
+        return false
+    }
 }
 
 /// What a map task did.

@@ -9,8 +9,22 @@ import QueryEngine
 /// A field is looked for in every document of the query's collection id (a collection path's
 /// last segment, or the group): a subcollection's documents count with the others of its id.
 enum DataCheck {
+    /// The check stage: the warnings of `config` (resolved) against `census` (none without one:
+    /// a merge's partials keep no census), then a warning for each named query of `selections`
+    /// that returns no document. Throws ``BuildError/dataCheck(_:)`` when there are warnings and
+    /// the config's `warnings: error` turns them into a failing build.
+    static func check(_ config: PipelineConfig, census: FieldCensus?, selections: [BundleSelection]) throws(BuildError) -> [DataWarning] {
+        let fields = census.map { warnings(config, census: $0) } ?? []
+        let results = Dictionary(
+            selections.map { ($0.id, Dictionary($0.namedQueries.map { ($0.name, $0.results) }, uniquingKeysWith: { first, _ in first })) },
+            uniquingKeysWith: { first, _ in first })
+        let all = fields + emptyQueries(config, results: results, earlier: fields)
+        if config.warnings == .error, !all.isEmpty { throw .dataCheck(all) }
+        return all
+    }
+
     /// The warnings of `config` (resolved) against `census`, in config order.
-    static func warnings(_ config: PipelineConfig, census: FieldCensus) -> [DataWarning] {
+    private static func warnings(_ config: PipelineConfig, census: FieldCensus) -> [DataWarning] {
         var warnings: [DataWarning] = []
         var seenRules: Set<String> = []
         for bundle in config.bundles {
@@ -39,7 +53,7 @@ enum DataCheck {
     /// A warning for each named query that returns no document, but for those `earlier` warned
     /// of already. `results`: per bundle id, the result count of each of its named queries (a
     /// name may repeat across bundles, as a bundle spec's do across its combinations).
-    static func emptyQueries(_ config: PipelineConfig, results: [String: [String: Int]], earlier: [DataWarning]) -> [DataWarning] {
+    private static func emptyQueries(_ config: PipelineConfig, results: [String: [String: Int]], earlier: [DataWarning]) -> [DataWarning] {
         let warned = Dictionary(grouping: earlier.filter { $0.query != nil }, by: \.bundle).mapValues { Set($0.compactMap(\.query)) }
         return config.bundles.flatMap { bundle in
             bundle.queries.compactMap { named -> DataWarning? in

@@ -6,10 +6,18 @@ import PipelineLanguage
 /// publishes, for what looks like personal data or a secret (``SensitiveValue``). A field the
 /// bundle's `fields:` rule lists explicitly is meant to be public and is not reported.
 enum ExposureScan {
+    /// The guard stage: the findings of `plan` (``findings(in:policies:setAside:)``). Throws
+    /// ``BuildError/exposure(_:)`` when there are any and `policy` fails the build for them.
+    static func guarding(_ plan: ShipmentPlan, policies: [String: FieldPolicy], setAside: SetAsideDocuments, policy: ExposurePolicy) throws(BuildError) -> [ExposureFinding] {
+        let findings = try findings(in: plan, policies: policies, setAside: setAside)
+        if policy.mode == .fail, !findings.isEmpty { throw .exposure(findings) }
+        return findings
+    }
+
     /// The findings of `plan`, per bundle, collection and field (the first document in key order
     /// as the example), in bundle order. A document its bundle publishes whole is judged by the
     /// candidates found when it was read; one a `fields:` rule narrows is read back whole.
-    static func findings(in plan: ShipmentPlan, policies: [String: FieldPolicy], setAside: SetAsideDocuments) throws(BuildError) -> [ExposureFinding] {
+    private static func findings(in plan: ShipmentPlan, policies: [String: FieldPolicy], setAside: SetAsideDocuments) throws(BuildError) -> [ExposureFinding] {
         var all: [ExposureFinding] = []
         for bundle in plan.bundles {
             var documents: [Document] = []

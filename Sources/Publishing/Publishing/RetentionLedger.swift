@@ -90,19 +90,22 @@ struct RetentionLedger: Codable, Equatable {
         owned.map { OwnedFiles(paths: Set($0)) } ?? OwnedFiles.inferred(outputDirectory: outputDirectory)
     }
 
-    /// Claims `targets` (``OwnedFiles/claiming(_:in:)``) in the ledger of `outputDirectory` and
-    /// flushes it to disk, before the caller writes any of them; returns the files owned then,
-    /// and why the ledger could not be read, when it could not (it is then written afresh).
-    static func claim(_ targets: [OwnedFiles.Target], outputDirectory: String) throws(PublishError) -> (owned: OwnedFiles, problem: String?) {
-        let path = (outputDirectory as NSString).appendingPathComponent(fileName)
-        var (ledger, problem) = load(path: path)
-        let owned = ledger.ownedFiles(outputDirectory: outputDirectory)
+    /// Claims `targets` (``OwnedFiles/claiming(_:in:)``) and, when that changes the list, flushes
+    /// the ledger to `outputDirectory` before the caller writes any of them; returns the files
+    /// owned then.
+    mutating func claim(_ targets: [OwnedFiles.Target], outputDirectory: String) throws(PublishError) -> OwnedFiles {
+        let owned = ownedFiles(outputDirectory: outputDirectory)
         let claimed = try owned.claiming(targets, in: outputDirectory)
-        if ledger.owned == nil || claimed != owned {
-            ledger.owned = claimed.paths.sorted()
-            try DurableFiles.replaceAtomically(path: path, with: ledger.encoded())
+        if self.owned == nil || claimed != owned {
+            self.owned = claimed.paths.sorted()
+            try DurableFiles.replaceAtomically(path: Self.path(in: outputDirectory), with: encoded())
         }
-        return (claimed, problem)
+        return claimed
+    }
+
+    /// Where the ledger of the site in `outputDirectory` is kept.
+    static func path(in outputDirectory: String) -> String {
+        (outputDirectory as NSString).appendingPathComponent(fileName)
     }
 
     /// Pretty, key-sorted JSON with a final newline.

@@ -21,14 +21,13 @@ struct RetentionSweep {
     }
 
     var bundlesDirectory: String { SitePublisher(outputDirectory: outputDirectory).bundlesDirectory }
-    var ledgerPath: String { (outputDirectory as NSString).appendingPathComponent(RetentionLedger.fileName) }
 
-    /// Sweeps after `manifest`, which references `referenced`, became current; `planned` are
-    /// files a dry run would have added. Failures only warn: the site is already published, and
-    /// what is not deleted now is deleted by a later build.
-    func run(manifest: Data, referenced: Set<String>, planned: [String], dryRun: Bool, now: Date) -> Result {
-        let (ledger, problem) = RetentionLedger.load(path: ledgerPath)
-        var warnings = problem.map { [$0] } ?? []
+    /// Sweeps after `manifest`, which references `referenced`, became current, with `ledger` as
+    /// the output holds it (or, in a dry run, would); `planned` are files a dry run would have
+    /// added. Failures only warn: the site is already published, and what is not deleted now is
+    /// deleted by a later build.
+    func run(manifest: Data, referenced: Set<String>, ledger: RetentionLedger, planned: [String], dryRun: Bool, now: Date) -> Result {
+        var warnings: [String] = []
         let snapshots = (bundlesDirectory as NSString).appendingPathComponent(BuiltSnapshot.folder)
         let entries = ((try? FileManager.default.contentsOfDirectory(atPath: bundlesDirectory)) ?? [])
             + ((try? FileManager.default.contentsOfDirectory(atPath: snapshots)) ?? []).map { "\(BuiltSnapshot.folder)/\($0)" }
@@ -51,7 +50,7 @@ struct RetentionSweep {
         next.owned = owned.existing(in: outputDirectory).paths.sorted()
         if !dryRun, next != ledger {
             do throws(PublishError) {
-                try DurableFiles.replaceAtomically(path: ledgerPath, with: next.encoded())
+                try DurableFiles.replaceAtomically(path: RetentionLedger.path(in: outputDirectory), with: next.encoded())
             } catch {
                 warnings.append("cannot record retention state: \(error); old files may be kept longer than the policy says")
             }

@@ -37,15 +37,4 @@ public enum SiteAssets {
             return (explorer.isEmpty ? file.name : "\(explorer)/\(file.name)", Array(contents.utf8))
         }
     }
-
-    /// Writes ``outputFiles(explorer:)`` whose bytes differ from what `outputDirectory` holds,
-    /// each one whole or not at all; returns the paths written.
-    @discardableResult
-    static func write(explorer: String?, into outputDirectory: String) throws(PublishError) -> [String] {
-        var written: [String] = []
-        for file in outputFiles(explorer: explorer) where try DurableFiles.replaceIfChanged(path: (outputDirectory as NSString).appendingPathComponent(file.path), with: file.bytes) {
-            written.append(file.path)
-        }
-        return written
-    }
 }

@@ -62,11 +62,11 @@ struct StableBundleURLs {
     /// A copy is a hard link to the published bundle, staged beside the stable path and renamed
     /// over it in one atomic step (``DurableFiles/replaceAtomically(path:stage:)``); where the
     /// file system has no hard links, the bundle is copied there, streamed and flushed, never
-    /// held whole in memory.
+    /// held whole in memory. A stable path that already holds its bundle is left as it is.
     func write(into outputDirectory: String, replacing previous: [Manifest.Entry], owned: OwnedFiles) throws(PublishError) {
         try writeRedirects(into: outputDirectory)
         func inOutput(_ path: String) -> String { (outputDirectory as NSString).appendingPathComponent(path) }
-        for copy in copies {
+        for copy in copies where !Self.isInPlace(inOutput(copy.path), copying: inOutput(copy.source)) {
             let target = inOutput(copy.path)
             let folder = (target as NSString).deletingLastPathComponent
             do throws(PublishError) {
@@ -96,9 +96,17 @@ struct StableBundleURLs {
         }
     }
 
+    /// True when `target` is already `source`: a hard link to it, or a copy of its bytes (a
+    /// build that publishes the same bundle leaves its stable URL as it is).
+    private static func isInPlace(_ target: String, copying source: String) -> Bool {
+        guard let existing = FileStamp(path: target), existing.isRegularFile, let bundle = FileStamp(path: source) else { return false }
+        if (existing.device, existing.inode) == (bundle.device, bundle.inode) { return true }
+        return existing.size == bundle.size && FileChunks.sameContent(target, source)
+    }
+
     /// Puts the `_redirects` block in place in the output's `_redirects` (the rest of the file
     /// kept), or removes the block; the file is written only when its text changes.
-    func writeRedirects(into outputDirectory: String) throws(PublishError) {
+    private func writeRedirects(into outputDirectory: String) throws(PublishError) {
         let target = (outputDirectory as NSString).appendingPathComponent(NetlifyQueryRedirects.path)
         let existing = FileManager.default.contents(atPath: target).map { String(decoding: $0, as: UTF8.self) }
         let merged: String?
