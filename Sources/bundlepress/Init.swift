@@ -41,7 +41,7 @@ struct Init: ParsableCommand {
     var inputs: [String] = []
 
     @Option(name: .shortAndLong, help: "The config file to write.")
-    var config = "pipeline.yml"
+    var config = ConfigOption.defaultFile
 
     @Flag(help: "Replace the config file if it exists.")
     var force = false
@@ -129,7 +129,7 @@ struct Init: ParsableCommand {
                 throw ExitStatus.ioError
             }
         }
-        let configOption = config == "pipeline.yml" ? "" : " --config \(config)"
+        let configOption = config == ConfigOption.defaultFile ? "" : " --config \(config)"
         let next = alignedColumns(
             [
                 ["bundlepress build" + configOption, "# bundles, gzip copies and the manifest in site/"],
