@@ -199,7 +199,7 @@ public struct SiteBuilder: Sendable {
         // The same header policy, for production hosts. Warnings about the built-in rules are left
         // out: they concern names bundlepress never writes (README, "Deploying").
         let stable = StableBundleURLs(manifest: manifest.bundles)
-        let hosting = HostingFiles(policy: stable.policy(over: config.headerPolicy), publicDirectory: config.output)
+        let hosting = HostingFiles(building: config, stableURLs: stable)
         warnings += hosting.warnings.filter { !($0.rule?.hasPrefix("built-in ") ?? false) }.map(\.description)
         let outcome: SitePublisher.Outcome
         if dryRun {
@@ -276,7 +276,7 @@ public struct SiteBuilder: Sendable {
             throw .publish(PublishError(path: outputDirectory, message: "the manifest disappeared while checking it"))
         }
         let stable = StableBundleURLs(manifest: published.manifest.bundles)
-        let hosting = HostingFiles(policy: stable.policy(over: config.headerPolicy), publicDirectory: config.output)
+        let hosting = HostingFiles(building: config, stableURLs: stable)
         let ledgerProblem: String?
         do throws(PublishError) {
             ledgerProblem = try RetentionLedger.claim(claims(hosting: hosting), outputDirectory: outputDirectory).problem
