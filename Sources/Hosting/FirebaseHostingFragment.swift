@@ -16,8 +16,6 @@ struct FirebaseHostingFragment {
     /// Files Hosting must not upload: its defaults, the gzip sidecars (Hosting compresses by
     /// itself and would serve them as files) and the `_headers` file of the other hosts.
     static let ignore = ["firebase.json", "**/.*", "**/node_modules/**", "**/*.gz", "_headers"]
-    /// Matches every site path, for the fields every response gets.
-    static let everyPath = "^/.*$"
 
     /// One `headers` entry.
     private struct Entry {
@@ -32,7 +30,9 @@ struct FirebaseHostingFragment {
     ///   the Firebase project directory.
     init(plan: HeaderPlan, publicDirectory: String) {
         var warnings: [HostingWarning] = []
-        var entries = [Entry(regex: Self.everyPath, fields: plan.commonFields)]
+        // The fields every response in the common patterns gets (`^/.*$`: every path), first.
+        var entries = plan.commonPatterns.isEmpty
+            ? [] : [Entry(regex: "^\(PathRegex.alternation(plan.commonPatterns.map { PathRegex($0.pattern) }))$", fields: plan.commonFields)]
         for rule in plan.rules.reversed() {
             let regex = PathRegex(rule.pattern, label: rule.label, file: Self.path, host: .firebaseHosting, warnings: &warnings)
             // With the directory URLs Hosting serves the rule's index pages at.

@@ -17,8 +17,9 @@ struct HeaderPlan {
         }
     }
 
-    /// A pattern of `cors.paths`, with its label (`cors.paths[0] "/bundles/**"`).
-    struct CORSPattern {
+    /// A pattern of `cors.paths` or of the paths that get the common fields, with its label
+    /// (`cors.paths[0] "/bundles/**"`, `every response in "/bundles/**"`).
+    struct LabelledPattern {
         let label: String
         let pattern: PathPattern
     }
@@ -36,15 +37,18 @@ struct HeaderPlan {
     /// The rules that decide some path: a rule whose paths an earlier one all takes (a site
     /// rule `/bundles/**` before the built-in bundle rules) is left out.
     let rules: [Rule]
-    let corsPatterns: [CORSPattern]
+    let corsPatterns: [LabelledPattern]
     /// The CORS response fields, empty when the policy has no CORS.
     let corsFields: [HeaderField]
     /// ``SitePolicy/HeaderPolicy/commonFields``.
     let commonFields: [HeaderField]
+    /// ``SitePolicy/HeaderPolicy/commonFieldPatterns``: `every response` for every path, else
+    /// the folders a build writes.
+    let commonPatterns: [LabelledPattern]
     /// Every field that leaks into an earlier rule's paths on a host that applies all matching
     /// rules, the last one winning per field, and cannot remove a field. (The built-in `/**`
-    /// rule sets Cache-Control, so a rule without it always gets one from there.) Found once,
-    /// for the renderers of both such hosts.
+    /// rule sets Cache-Control, so a rule without it gets one from there where the policy has
+    /// it.) Found once, for the renderers of both such hosts.
     let leaks: [Leak]
 
     init(_ policy: HeaderPolicy) {
@@ -56,10 +60,13 @@ struct HeaderPlan {
             return Rule(label: label, pattern: rule.pattern, fields: rule.fields)
         }
         corsPatterns = (policy.cors?.paths ?? []).enumerated().map { index, pattern in
-            CORSPattern(label: "cors.paths[\(index)] \"\(pattern.source)\"", pattern: pattern)
+            LabelledPattern(label: "cors.paths[\(index)] \"\(pattern.source)\"", pattern: pattern)
         }
         corsFields = policy.cors?.responseFields ?? []
         commonFields = HeaderPolicy.commonFields
+        commonPatterns = policy.commonFieldPatterns.map { pattern in
+            LabelledPattern(label: pattern == HeaderPolicy.everyPathPattern ? "every response" : "every response in \"\(pattern.source)\"", pattern: pattern)
+        }
         leaks = Self.leaks(among: rules)
     }
 
@@ -85,15 +92,17 @@ struct HeaderPlan {
         return leaks
     }
 
-    /// How CORS applies to the paths of `rule`, as far as the patterns tell.
-    func corsCoverage(of rule: Rule) -> CORSCoverage {
-        if corsPatterns.contains(where: { rule.pattern.isCovered(by: $0.pattern) }) { return .all }
-        if corsPatterns.contains(where: { rule.pattern.mayOverlap(with: $0.pattern) }) { return .some }
+    /// How fields sent on the paths of `patterns` (CORS, the common fields) apply to the paths
+    /// of `rule`, as far as the patterns tell.
+    func coverage(of rule: Rule, by patterns: [LabelledPattern]) -> Coverage {
+        if patterns.contains(where: { rule.pattern.isCovered(by: $0.pattern) }) { return .all }
+        if patterns.contains(where: { rule.pattern.mayOverlap(with: $0.pattern) }) { return .some }
         return .none
     }
 
-    /// Whether CORS applies to every path of a rule, to none, or possibly to some.
-    enum CORSCoverage {
+    /// Whether fields sent by their own patterns apply to every path of a rule, to none, or
+    /// possibly to some.
+    enum Coverage {
         case all, some, none
     }
 }

@@ -5,10 +5,10 @@ import SitePolicy
 /// the content types of `bundlepress serve`, and one regex `location` per header rule.
 ///
 /// Regex locations are tried in file order and the first that matches is used, which is the
-/// policy's own rule, so the rules keep their order. CORS applies by its own patterns: a rule
-/// whose paths it covers in part gets two locations, the first limited by a lookahead to the
-/// CORS paths. A location that sets `add_header` inherits none, so each repeats the CORS and
-/// common fields. The rule's own fields go without `always`: nginx then sends them with 200,
+/// policy's own rule, so the rules keep their order. CORS and the common fields apply by their
+/// own patterns: a rule whose paths one of them covers in part gets a location limited by a
+/// lookahead to those paths before its own (two in part: four locations). A location that sets
+/// `add_header` inherits none, so each repeats the CORS and common fields. The rule's own fields go without `always`: nginx then sends them with 200,
 /// 206 and 304 but not with a 404, which must not be cached for a year.
 struct NginxLocationSnippet {
     /// Where the build writes it, in the output directory; the snippet itself hides dot files.
@@ -19,27 +19,51 @@ struct NginxLocationSnippet {
 
     init(plan: HeaderPlan) {
         var warnings: [HostingWarning] = []
-        let common = Self.addHeaders(plan.commonFields, always: true, label: "every response", warnings: &warnings)
-        let cors = Self.addHeaders(plan.corsFields, always: true, label: "cors", warnings: &warnings)
-        let corsRegexes = plan.corsPatterns.map { PathRegex($0.pattern, label: $0.label, file: Self.path, host: .nginx, warnings: &warnings) }
+        let groups = [
+            FieldGroup(
+                name: "cors:", patterns: plan.corsPatterns,
+                regexes: plan.corsPatterns.map { PathRegex($0.pattern, label: $0.label, file: Self.path, host: .nginx, warnings: &warnings) },
+                lines: Self.addHeaders(plan.corsFields, always: true, label: "cors", warnings: &warnings)),
+            FieldGroup(
+                name: plan.commonFields.map(\.name).joined(separator: ", "), patterns: plan.commonPatterns,
+                regexes: plan.commonPatterns.map { PathRegex($0.pattern) },
+                lines: Self.addHeaders(plan.commonFields, always: true, label: "every response", warnings: &warnings)),
+        ]
 
         var locations: [String] = []
         for rule in plan.rules {
             let regex = PathRegex(rule.pattern, label: rule.label, file: Self.path, host: .nginx, warnings: &warnings)
             let own = Self.addHeaders(rule.fields, always: false, label: rule.label, warnings: &warnings)
-            switch plan.corsCoverage(of: rule) {
-            case .all:
-                locations.append(Self.location(rule.label, regex: regex.anchored, lines: own + cors + common))
-            case .some:
-                let corsOnly = "^(?=\(PathRegex.alternation(corsRegexes))$)\(regex.body)$"
-                locations.append(Self.location("\(rule.label), where cors: applies", regex: corsOnly, lines: own + cors + common))
-                locations.append(Self.location(rule.label, regex: regex.anchored, lines: own + common))
-            case .none:
-                locations.append(Self.location(rule.label, regex: regex.anchored, lines: own + common))
+            let coverage = groups.map { plan.coverage(of: rule, by: $0.patterns) }
+            let partial = groups.indices.filter { coverage[$0] == .some }
+            // One location per set of the groups covering in part, a set before its subsets:
+            // the first that matches decides.
+            for subset in (0..<(1 << partial.count)).reversed() {
+                let limited = partial.indices.filter { subset & (1 << $0) != 0 }.map { partial[$0] }
+                let lines = groups.indices.filter { coverage[$0] == .all || limited.contains($0) }.flatMap { groups[$0].lines }
+                let lookaheads = limited.map { "(?=\(PathRegex.alternation(groups[$0].regexes))$)" }.joined()
+                let comment = limited.isEmpty ? rule.label : "\(rule.label), where \(limited.map { groups[$0].name }.joined(separator: " and ")) appl\(limited.count == 1 ? "ies" : "y")"
+                locations.append(Self.location(comment, regex: "^\(lookaheads)\(regex.body)$", lines: own + lines))
             }
+        }
+        // CORS paths that no rule takes whole (a policy for production hosts has no catch-all):
+        // tried last, so this location gets only the paths no rule takes.
+        let untaken = plan.corsPatterns.indices.filter { index in !plan.rules.contains { plan.corsPatterns[index].pattern.isCovered(by: $0.pattern) } }
+        if !untaken.isEmpty {
+            let regex = "^\(PathRegex.alternation(untaken.map { groups[0].regexes[$0] }))$"
+            locations.append(Self.location("cors: where no rule applies", regex: regex, lines: groups[0].lines))
         }
         self.text = Self.render(locations: locations)
         self.warnings = warnings
+    }
+
+    /// Fields sent on the paths of their own patterns, whatever rule decides: CORS, the common fields.
+    private struct FieldGroup {
+        /// For the comment of a location the group's patterns limit.
+        let name: String
+        let patterns: [HeaderPlan.LabelledPattern]
+        let regexes: [PathRegex]
+        let lines: [String]
     }
 
     /// `add_header` lines, leaving out (with a warning) values nginx cannot send as they are.
@@ -84,7 +108,8 @@ struct NginxLocationSnippet {
         # It defines location / (remove yours) with one regex location per header rule inside, in the
         # order bundlepress serve tries them: the first that matches decides, as there. Regex locations
         # win over prefix ones, so write other locations as "location ^~ /prefix/ { ... }".
-        # A location with add_header inherits none: fields the server block adds are not sent here.
+        # A location with add_header inherits none: fields the server block adds are not sent there,
+        # but they are on the paths no rule here takes (the site's own files beside bundles/).
         # Rule fields go with 200, 206 and 304 responses (never with a 404); CORS and nosniff with all.
 
         gzip_static on;            # x.bundle.gz is sent for x.bundle to clients that accept gzip

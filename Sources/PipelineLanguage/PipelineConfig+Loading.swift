@@ -19,7 +19,8 @@ extension PipelineConfig {
     static let bundleKeys = ["id", "documents", "queries", "max_bundle_bytes", "for_each", "fields", "redact", "snapshots"]
 
     /// `explorer:`: a folder inside the output for the explorer page (`explorer/`; `.` for the
-    /// output itself), `/`-separated, without `..`, dot folders or `bundles`.
+    /// output itself), `/`-separated, without `..`, dot folders or `bundles`, and of plain names:
+    /// the header rules for production hosts name the folder (``SitePolicy/HeaderPolicy/forProductionHosts(explorer:)``).
     static func parseExplorer(_ node: ConfigNode) throws(ConfigError) -> String {
         let text = try node.string()
         let parts = text.split(separator: "/").filter { $0 != "." }
@@ -28,6 +29,9 @@ extension PipelineConfig {
         }
         if let bad = parts.first(where: { $0.hasPrefix(".") }) {
             throw node.error("explorer must be a folder inside the output without .. or dot folders (hidden from every host), found \"\(bad)\" in \"\(text)\"")
+        }
+        if let bad = parts.first(where: { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || "*?[]\\".unicodeScalars.contains($0) } }) {
+            throw node.error("explorer must be a folder of plain names, without *, ?, [, ], \\ or control characters (header rules name it), found \"\(bad)\" in \"\(text)\"")
         }
         if parts.first == "bundles" {
             throw node.error("explorer cannot be under bundles/, which holds the bundles only; use a folder such as explorer/")

@@ -16,6 +16,8 @@ extension HeaderPolicy {
         "/bundles/snapshots/?*." + String(repeating: "[0-9a-f]", count: 16) + ".json")
     /// The manifest, whose URL never changes.
     public static let manifestPattern = pattern("/bundles/manifest.json")
+    /// Every path of the site.
+    public static let everyPathPattern = pattern("/**")
 
     /// For content-hashed bundles and snapshots: a year, never revalidated (RFC 8246).
     public static let immutableCacheControl = "public, max-age=31536000, immutable"
@@ -37,21 +39,26 @@ extension HeaderPolicy {
     /// | `/bundles/*.bundle` (a bundle name without a hash) | ``manifestCacheControl`` |
     /// | `*.html` | ``htmlCacheControl`` |
     /// | `/**` | ``otherCacheControl`` |
-    public static let defaultRules: [HeaderRule] = [
+    public static let defaultRules: [HeaderRule] = bundleRules + [
+        cacheControl(pattern("*.html"), htmlCacheControl),
+        cacheControl(everyPathPattern, otherCacheControl),
+    ]
+
+    /// The first four of ``defaultRules``: those of the bundles, snapshots and manifest, which
+    /// only ever match paths in ``bundlesDirectory``.
+    static let bundleRules: [HeaderRule] = [
         cacheControl(contentHashedBundlePattern, immutableCacheControl),
         cacheControl(contentHashedSnapshotPattern, immutableCacheControl),
         cacheControl(manifestPattern, manifestCacheControl),
         cacheControl(pattern("/bundles/*.bundle"), manifestCacheControl),
-        cacheControl(pattern("*.html"), htmlCacheControl),
-        cacheControl(pattern("/**"), otherCacheControl),
     ]
 
-    private static func cacheControl(_ pattern: PathPattern, _ value: String) -> HeaderRule {
+    static func cacheControl(_ pattern: PathPattern, _ value: String) -> HeaderRule {
         HeaderRule(pattern: pattern, fields: [HeaderField(name: "Cache-Control", value: value)])
     }
 
     /// A built-in pattern; these are literals known to be valid.
-    private static func pattern(_ text: String) -> PathPattern {
+    static func pattern(_ text: String) -> PathPattern {
         do {
             return try PathPattern(text)
         } catch {

@@ -146,13 +146,16 @@ struct Serve: AsyncParsableCommand {
             terminal: &terminal)
     }
 
-    /// The chain that serves a site directory with `policy`, its edge storing within `budget`.
+    /// The chain that serves a site directory with `policy` (the config's), its edge storing
+    /// within `budget`. The stable URLs of the extension's spec bundles get their rules, as in the
+    /// header files, from the manifest the site holds now: a chain is made again when it changes.
     private func siteChain(_ directory: String, policy: HeaderPolicy, budget: MemoryBudget) -> ResponderChain {
         // A new manifest on disk means "the site was redeployed": the edge purges everything.
         let edge =
             noEdge ? nil : EdgeConfiguration(watchedFile: (directory as NSString).appendingPathComponent("bundles/manifest.json"), memoryBudget: budget)
         let explorer = Self.explorerPage ? Self.explorerDirectory : nil
-        return ResponderChain.serve(origin: SiteOrigin(directory: directory, policy: policy, fallbackDirectory: explorer), edge: edge)
+        let origin = SiteOrigin(directory: directory, policy: policy.withStableBundleURLs(ofSiteIn: directory), fallbackDirectory: explorer)
+        return ResponderChain.serve(origin: origin, edge: edge)
     }
 
     /// This process's folder in the temporary directory for the explorer page from the binary.
@@ -185,14 +188,13 @@ struct Serve: AsyncParsableCommand {
         let pipeline = try PipelineConfig.loadForCommand(file, terminal: &terminal)
         let directory = dir ?? pipeline.outputDirectory
         let events = SiteEventStream(run: String(UInt64(Date().timeIntervalSince1970 * 1_000), radix: 36))
-        let startPolicy = pipeline.headerPolicy.withStableBundleURLs(ofSiteIn: directory)
-        let live = LiveReloadResponder(wrapping: siteChain(directory, policy: startPolicy, budget: budget).responder, events: events)
+        let live = LiveReloadResponder(wrapping: siteChain(directory, policy: pipeline.headerPolicy, budget: budget).responder, events: events)
         let (firstBuild, firstBuildDone) = AsyncStream.makeStream(of: Void.self)
         // Into the directory being served, even if `output:` changes while watching.
         let watcher = SiteWatcher(configFile: file, outputDirectory: directory)
         let watching = Task {
             var terminal = Terminal()
-            var policy = startPolicy
+            var policy = pipeline.headerPolicy
             await watcher.run { event in
                 switch event {
                 case .building(let changed) where !changed.isEmpty:
@@ -204,10 +206,10 @@ struct Serve: AsyncParsableCommand {
                     for warning in report.warnings { terminal.warning(warning) }
                     // A fresh chain (an empty edge cache) serves the new site at once: the
                     // edge itself notices a new manifest only within a second, and pages reload
-                    // as soon as they hear of the build.
-                    let built = config.headerPolicy.withStableBundleURLs(ofSiteIn: directory)
-                    if report.manifestChanged || built != policy {
-                        policy = built
+                    // as soon as they hear of the build. (The stable URLs' rules come from the
+                    // manifest: they change only with it.)
+                    if report.manifestChanged || config.headerPolicy != policy {
+                        policy = config.headerPolicy
                         live.replaceSite(with: siteChain(directory, policy: policy, budget: budget).responder)
                     }
                     events.send(.rebuilt(summary: report.totals))
@@ -271,17 +273,14 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// The site directory and header policy: from the config, with `--dir` overriding its
-    /// `output:`; with `--dir` and no config file, the built-in policy. The stable URLs of the
-    /// extension's spec bundles get their rules, as in the header files, from the manifest the
-    /// site holds when the server starts.
+    /// `output:`; with `--dir` and no config file, the built-in policy.
     private func site(terminal: inout Terminal) throws -> (String, HeaderPolicy) {
         let file = config.file
         if !config.isGiven, let dir, !FileManager.default.fileExists(atPath: file) {
-            return (dir, HeaderPolicy.default.withStableBundleURLs(ofSiteIn: dir))
+            return (dir, .default)
         }
         let pipeline = try PipelineConfig.loadForCommand(file, terminal: &terminal)
-        let directory = dir ?? pipeline.outputDirectory
-        return (directory, pipeline.headerPolicy.withStableBundleURLs(ofSiteIn: directory))
+        return (dir ?? pipeline.outputDirectory, pipeline.headerPolicy)
     }
 
     /// The first SIGINT or SIGTERM starts a graceful shutdown and restores the default action,

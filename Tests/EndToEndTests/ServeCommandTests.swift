@@ -97,14 +97,20 @@ struct ServeCommandTests {
         #expect(server.stderr.contains("\"GET /bundles/manifest.json HTTP/1.1\" 200 "), "\(server.stderr)")
     }
 
+    /// An extension spec `spec-latest` (clientCache 300, serverCache 60), and `extension:` to build it.
+    static let spec = #"{"name":"projects/bundlepress-demo/databases/(default)/documents/specs/spec-latest","fields":{"queries":{"mapValue":{"fields":{"spec-latest":{"mapValue":{"fields":{"collection":{"stringValue":"stories"},"conditions":{"arrayValue":{"values":[{"mapValue":{"fields":{"limit":{"integerValue":"2"}}}}]}}}}}}}},"clientCache":{"stringValue":"300"},"serverCache":{"integerValue":"60"}},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"}"#
+
+    static func addSpec(to example: ExampleCopy) throws {
+        try example.write("exports/specs.ndjson", spec + "\n")
+        try example.write("pipeline.yml", try example.read("pipeline.yml") + "\nextension: {collection: specs}\n")
+    }
+
     /// A spec bundle's stable URL is served with the spec's clientCache and serverCache, as the
     /// header files say (read from the manifest when the server starts).
     @Test func servesTheStableURLsOfSpecBundlesWithTheSpecsCacheLifetimes() async throws {
         let example = try ExampleCopy()
         defer { example.remove() }
-        let spec = #"{"name":"projects/bundlepress-demo/databases/(default)/documents/specs/spec-latest","fields":{"queries":{"mapValue":{"fields":{"spec-latest":{"mapValue":{"fields":{"collection":{"stringValue":"stories"},"conditions":{"arrayValue":{"values":[{"mapValue":{"fields":{"limit":{"integerValue":"2"}}}}]}}}}}}}},"clientCache":{"stringValue":"300"},"serverCache":{"integerValue":"60"}},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"}"#
-        try example.write("exports/specs.ndjson", spec + "\n")
-        try example.write("pipeline.yml", try example.read("pipeline.yml") + "\nextension: {collection: specs}\n")
+        try Self.addSpec(to: example)
         let build = try example.run("build", "--quiet")
         #expect(build.status == 0, "\(build)")
         let server = try ServeProcess(["--port", "0"], in: example.path)
@@ -115,6 +121,32 @@ struct ServeCommandTests {
         #expect(http.value(forHTTPHeaderField: "Cache-Control") == "public, max-age=300, s-maxage=60, must-revalidate")
         #expect(body == (try Data(contentsOf: URL(fileURLWithPath: example.file("site/bundles/spec-latest")))))
         #expect(try example.read("site/_headers").contains("/bundles/spec-latest\n  ! Cache-Control\n  Cache-Control: public, max-age=300, s-maxage=60, must-revalidate\n"))
+        #expect(try await server.stop(SIGINT) == 0)
+    }
+
+    /// With `--watch`, a rebuild that changes a spec's cache lifetimes serves its stable URL with
+    /// the new ones: the site chain reads the stable URLs' rules from the new manifest.
+    @Test func watchServesTheStableURLsWithTheRebuiltSpecsCacheLifetimes() async throws {
+        let example = try ExampleCopy()
+        defer { example.remove() }
+        try Self.addSpec(to: example)
+        let server = try ServeProcess(["--watch", "--port", "0", "--quiet"], in: example.path)
+        let base = try #require(try await server.waitForURL(), "no Serving line: \(server.stderr)")
+        let stableURL = base.appendingPathComponent("bundles/spec-latest")
+        func cacheControl() async throws -> String? {
+            (try await URLSession.shared.data(from: stableURL).1 as? HTTPURLResponse)?.value(forHTTPHeaderField: "Cache-Control")
+        }
+        #expect(try await cacheControl() == "public, max-age=300, s-maxage=60, must-revalidate")
+        let changed = Self.spec.replacingOccurrences(of: #""stringValue":"300""#, with: #""stringValue":"30""#)
+            .replacingOccurrences(of: "2024-01-01T00:00:00Z\"}", with: "2024-01-02T00:00:00Z\"}")
+        try Data((changed + "\n").utf8).write(to: URL(fileURLWithPath: example.file("exports/specs.ndjson")), options: .atomic)
+        let deadline = ContinuousClock.now + .seconds(90)
+        var served = try await cacheControl()
+        while served != "public, max-age=30, s-maxage=60, must-revalidate", ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            served = try await cacheControl()
+        }
+        #expect(served == "public, max-age=30, s-maxage=60, must-revalidate", "\(server.stderr)")
         #expect(try await server.stop(SIGINT) == 0)
     }
 

@@ -43,6 +43,7 @@ private let explorerErrorCases: [ConfigErrorCase] = [
     ("/srv/explorer", ["explorer must be a folder inside the output", "found \"/srv/explorer\""]),
     ("tools/../x", ["without .. or dot folders", "found \"..\""]),
     ("bundles/explorer", ["explorer cannot be under bundles/"]),
+    ("\"tools/ex*\"", ["explorer must be a folder of plain names", "found \"ex*\""]),
 ].map { value, fragments in
     ConfigErrorCase(name: "explorer: \(value)", yaml: "project: demo\ninputs: [data.ndjson]\nexplorer: \(value)\n" + validBundles, line: 3, column: 11, fragments: fragments)
 }

@@ -68,6 +68,76 @@ import Testing
 
         /// Hosts that can be told not to serve the `.gz` sidecars (the others are deployed without them).
         var hidesSidecars: Bool { self == .firebaseHosting || self == .nginx }
+
+        /// What the host sends for a path no rule of its file takes: its own default Cache-Control,
+        /// or for nginx, the fields of the server block (none here).
+        var untouched: HostResponse {
+            switch self {
+            case .netlify: return .served(["cache-control": NetlifyEvaluator.defaultCacheControl])
+            case .cloudflarePages: return .served(["cache-control": CloudflarePagesEvaluator.defaultCacheControl])
+            case .firebaseHosting: return .served(["cache-control": FirebaseHostingEvaluator.defaultCacheControl])
+            case .nginx: return .served([:])
+            }
+        }
+    }
+
+    /// For production hosts a build renders the policy for what it writes only: the bundles, and
+    /// the explorer's folder when the config writes it there. Those paths get on every host what
+    /// `bundlepress serve` sends; a site generator's pages and assets beside them get nothing from
+    /// these files.
+    @Test(arguments: Host.allCases, [nil, "explorer", "tools/explorer"])
+    func productionFilesCoverOnlyWhatTheBuildWrites(host: Host, explorer: String?) throws {
+        let policy = HeaderPolicy.default.forProductionHosts(explorer: explorer)
+        let evaluator = try host.evaluator(HostingFiles(policy: policy, publicDirectory: "site"))
+        let explorerFiles = explorer.map { ["/\($0)/index.html", "/\($0)/explorer.js", "/\($0)/explorer.css"] } ?? []
+        for path in [Self.hashedBundle, "/bundles/manifest.json", "/bundles/snapshots/latest.0123456789abcdef.json", "/bundles/bundlepress.js"] + explorerFiles {
+            #expect(HostResponse.expected(policy, path: path) == HostResponse.expected(.default, path: path), "\(path)")
+            #expect(evaluator.response(forPath: path) == HostResponse.expected(.default, path: path), "\(host) \(path)")
+        }
+        if let explorer, host != .nginx {
+            #expect(evaluator.response(forPath: "/\(explorer)/") == HostResponse.expected(.default, path: "/\(explorer)/index.html"), "\(host)")
+        }
+        // (Netlify reads `/bundles/*` as `^/bundles/?(.*)/?$`: a root file named `/bundles…` would get
+        // the rule too; docs/deploying.md says so.)
+        for path in ["/", "/index.html", "/news/slug/", "/news/slug/index.html", "/assets/app.js", "/robots.txt", "/app.js", "/tools/", "/tools/index.html"] {
+            #expect(evaluator.response(forPath: path) == host.untouched, "\(host) \(path)")
+            #expect(HostResponse.expected(policy, path: path) == .served([:]), "\(path)")
+        }
+    }
+
+    /// The site's own rules stay as written in the files for production hosts, on its paths too;
+    /// a rule that `bundles/` and the CORS paths each take in part (`*.json`) gets their fields
+    /// exactly there (nginx: a location per combination).
+    @Test(arguments: Host.allCases)
+    func productionFilesKeepTheSitesOwnRules(host: Host) throws {
+        let json = try Self.policy(headerSettings: """
+            headers:
+              - source: "*.json"
+                headers: { Cache-Control: "public, max-age=5", X-Note: json }
+            cors:
+              allow_origin: "https://app.example.com"
+              paths: ["/bundles/**", "/data/**/*.json"]
+
+            """).forProductionHosts(explorer: nil)
+        try expectProductionFiles(json, host: host, paths: ["/bundles/manifest.json", "/data/2026/scores.json", "/other/a.json", "/data/readme.txt", "/bundles/bundlepress.js"])
+        let policy = Self.policy.forProductionHosts(explorer: nil)
+        try expectProductionFiles(policy, host: host, paths: ["/assets/logo.svg", "/data/2026/scores.json", "/bundles/manifest.json", Self.hashedBundle])
+        #expect(HostResponse.expected(policy, path: "/assets/logo.svg")["x-robots-tag"] == "noindex")
+        #expect(HostResponse.expected(policy, path: "/data/2026/scores.json")["access-control-allow-origin"] == "https://app.example.com")
+        #expect(HostResponse.expected(json, path: "/other/a.json") == .served(["cache-control": "public, max-age=5", "x-note": "json"]))
+    }
+
+    /// `host` sends for each of `paths` what `policy` says, or its default Cache-Control where the policy sets none.
+    private func expectProductionFiles(_ policy: HeaderPolicy, host: Host, paths: [String]) throws {
+        let evaluator = try host.evaluator(HostingFiles(policy: policy, publicDirectory: "site"))
+        for path in paths {
+            var expected = HostResponse.expected(policy, path: path)
+            if case .served(var fields) = expected, fields["cache-control"] == nil, let hostDefault = host.untouched["cache-control"] {
+                fields["cache-control"] = hostDefault
+                expected = .served(fields)
+            }
+            #expect(evaluator.response(forPath: path) == expected, "\(host) \(path)")
+        }
     }
 
     @Test(arguments: Host.allCases)

@@ -1,5 +1,6 @@
 import Foundation
 import Hosting
+import SitePolicy
 import Testing
 @testable import Publishing
 
@@ -42,6 +43,42 @@ struct SharedOutputTests {
             let added = Set(after.keys).subtracting(before.keys)
             #expect(added.filter { !$0.hasPrefix("bundles/") && !$0.hasPrefix(".") } == [])
             #expect(added.contains("bundles/manifest.json") && added.contains("bundles/bundlepress.js"))
+        }
+    }
+
+    /// bundlepress's block of `_headers` speaks only for what the build writes (`bundles/`, and
+    /// the explorer's folder when the config writes it): on Netlify and Cloudflare Pages the site's
+    /// own rules still decide its pages and assets, and the bundles, manifest and snapshots keep
+    /// the Cache-Control `bundlepress serve` sends.
+    @Test(arguments: [nil, "explorer"])
+    func theSitesOwnRulesDecideItsPagesAndTheBundlesKeepTheirs(explorer: String?) throws {
+        try withSmallSite { dir, config in
+            let theirs = "/*\n  Cache-Control: public, max-age=3600\n  X-Frame-Options: DENY\n\n/assets/*\n  X-Robots-Tag: noindex\n"
+            try dir.write("site/_headers", theirs)
+            if let explorer { try dir.write("pipeline.yml", SmallSite.config + "explorer: \(explorer)\n") }
+            _ = try build(config: config)
+            let text = try String(contentsOfFile: dir.file("site/_headers"), encoding: .utf8)
+            let block = try #require(text.components(separatedBy: MarkedBlock.startLine).last)
+            let blockPaths = block.split(separator: "\n").filter { $0.hasPrefix("/") }
+            let folders = ["/bundles/"] + (explorer.map { ["/\($0)/"] } ?? [])
+            #expect(!blockPaths.isEmpty && blockPaths.allSatisfy { path in folders.contains { path.hasPrefix($0) } }, "\(blockPaths)")
+
+            let published = try TemporaryDirectory(existing: dir.file("site")).snapshot().keys.filter { $0.hasPrefix("bundles/") && !$0.hasSuffix(".gz") }
+            #expect(published.contains("bundles/manifest.json") && published.contains { $0.hasPrefix("bundles/snapshots/") } && published.contains { $0.hasSuffix(".bundle") })
+            let hosts: [(name: String, built: any HostEvaluator, siteOnly: any HostEvaluator)] = [
+                ("Netlify", NetlifyEvaluator(text), NetlifyEvaluator(theirs)),
+                ("Cloudflare Pages", CloudflarePagesEvaluator(text), CloudflarePagesEvaluator(theirs)),
+            ]
+            for host in hosts {
+                for path in ["/", "/index.html", "/news/slug/", "/news/slug/index.html", "/assets/app.js", "/robots.txt"] {
+                    #expect(host.built.response(forPath: path) == host.siteOnly.response(forPath: path), "\(host.name) \(path)")
+                }
+                #expect(host.built.response(forPath: "/assets/app.js")["cache-control"] == "public, max-age=3600")
+                for path in published.map({ "/\($0)" }) {
+                    let expected = HostResponse.expected(.default, path: path)["cache-control"]
+                    #expect(host.built.response(forPath: path)["cache-control"] == expected, "\(host.name) \(path)")
+                }
+            }
         }
     }
 

@@ -26,6 +26,28 @@ import Testing
         #expect(cacheControl(.default, path) == expected)
     }
 
+    /// For production hosts the built-in rules and nosniff keep to the folders a build writes;
+    /// with the explorer at the output's root, that is every folder.
+    @Test func productionHostsGetTheBuiltInRulesForWhatABuildWritesOnly() throws {
+        let site = HeaderRule(pattern: try PathPattern("/assets/**"), fields: [try HeaderField(validatingName: "X-Robots-Tag", value: "noindex")])
+        let policy = HeaderPolicy(rules: [site], cors: .default)
+        #expect(policy.forProductionHosts(explorer: "") == policy)
+        let bundlesOnly = policy.forProductionHosts(explorer: nil)
+        #expect(bundlesOnly.rules == [site] && bundlesOnly.cors == policy.cors)
+        #expect(bundlesOnly.builtInRules.map(\.pattern.source).suffix(1) == ["/bundles/**"])
+        let withExplorer = policy.forProductionHosts(explorer: "tools/explorer")
+        #expect(withExplorer.builtInRules.map(\.pattern.source).suffix(3) == ["/tools/explorer/*.html", "/tools/explorer/**", "/bundles/**"])
+        for path in ["/bundles/manifest.json", "/bundles/a.0123456789abcdef.bundle", "/bundles/bundlepress.js", "/tools/explorer/index.html", "/tools/explorer/explorer.js"] {
+            #expect(withExplorer.headers(forPath: path) == policy.headers(forPath: path), "\(path)")
+        }
+        for path in ["/", "/index.html", "/app.js", "/tools/index.html"] {
+            #expect(withExplorer.headers(forPath: path) == [], "\(path)")
+            #expect(bundlesOnly.headers(forPath: path) == [], "\(path)")
+        }
+        #expect(bundlesOnly.headers(forPath: "/tools/explorer/index.html") == [])
+        #expect(bundlesOnly.headers(forPath: "/assets/a.css") == site.fields)
+    }
+
     @Test func defaultCORSCoversTheBundlesDirectoryOnly() {
         let bundle = HeaderPolicy.default.headers(forPath: "/bundles/manifest.json")
         #expect(bundle.contains(HeaderField(name: "Access-Control-Allow-Origin", value: "*")))

@@ -127,7 +127,7 @@ export npm_config_offline=true npm_config_registry=http://127.0.0.1:9/ npm_confi
 export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 site_build() {
     checkout "$1"
-    cp "$examples/site-build/package.json" "$1/"
+    cp "$examples/site-build/package.json" "$examples/site-build/deploy.mjs" "$1/"
     (cd "$1" && npm install --save-dev --silent "$package")
 }
 check_deploy() {

@@ -1,6 +1,7 @@
 import Foundation
 import Hosting
 import PipelineLanguage
+import SitePolicy
 
 /// The files a build writes beside the bundles, snapshots and manifest, all made from the config
 /// and the manifest: the loader and, with `explorer:`, the explorer page (``SiteAssets``); the
@@ -16,7 +17,9 @@ struct SiteExtras {
     init(bundles: [Manifest.Entry], config: PipelineConfig) {
         assets = SiteAssets.outputFiles(explorer: config.explorer)
         stable = StableBundleURLs(manifest: bundles)
-        hosting = HostingFiles(policy: stable.policy(over: config.headerPolicy), publicDirectory: config.output)
+        // The config's header policy with the stable URLs' rules first, narrowed to what the build
+        // writes, so that a site generator's files in the same output keep their own headers.
+        hosting = HostingFiles(policy: stable.policy(over: config.headerPolicy).forProductionHosts(explorer: config.explorer), publicDirectory: config.output)
     }
 
     /// Where the hosts will differ from the site's own header rules. Warnings about the built-in
