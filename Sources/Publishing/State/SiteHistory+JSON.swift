@@ -104,8 +104,9 @@ extension SiteHistory {
                     writer.raw(":[")
                     writer.string(updateTime.rfc3339)
                     writer.byte(UInt8(ascii: ","))
-                    writer.string(fingerprint.description)
-                    writer.byte(UInt8(ascii: "]"))
+                    writer.byte(UInt8(ascii: "\""))
+                    fingerprint.withHexDigits { writer.raw(bytes: $0) }
+                    writer.raw("\"]")
                 case .missing(let readTime): strings(["missing", readTime.rfc3339], into: &writer, after: ":")
                 }
             }
