@@ -47,10 +47,13 @@ struct SiteQueries {
     /// lists as earlier (or carries in a bundle no longer built). A version whose collection no
     /// query reads a field of is left out: nothing about it is unknown to today's queries.
     func contents(of bundles: [ShipmentPlan.Bundle], history: SiteHistory, previous: [ResourcePath: [ShippedContent]]) -> [ResourcePath: [ShippedContent]] {
-        var contents: [ResourcePath: [ShippedContent]] = [:]
+        var contents = [ResourcePath: [ShippedContent]](minimumCapacity: bundles.reduce(0) { $0 + $1.entries.count })
         func add(_ path: ResourcePath, _ content: ShippedContent) {
-            if contents[path]?.contains(where: { $0.updateTime == content.updateTime }) == true { return }
-            contents[path, default: []].append(content)
+            // One look-up of the path, its versions changed in place.
+            func append(to versions: inout [ShippedContent]) {
+                if !versions.contains(where: { $0.updateTime == content.updateTime }) { versions.append(content) }
+            }
+            append(to: &contents[path, default: []])
         }
         for bundle in bundles {
             let entries = bundle.entries
@@ -61,8 +64,13 @@ struct SiteQueries {
                 for position in run {
                     guard case .existing(let document, _, _, _) = entries[position] else { continue }
                     let collection = document.path.parent
-                    let names = known[collection] ?? names(in: collection)
-                    known[collection] = names
+                    let names: [String]
+                    if let found = known[collection] {
+                        names = found
+                    } else {
+                        names = self.names(in: collection)
+                        known[collection] = names
+                    }
                     guard !names.isEmpty else { continue }
                     found.append((document.path, ShippedContent(document, updateTime: document.updateTime!, names: names)))
                 }

@@ -66,7 +66,7 @@ struct ContentDigest {
             part("d")
             part(path)
             part(updateTime.rfc3339)
-            part(fingerprint.description)
+            fingerprint.withHexDigits { part(bytes: $0) }
             for query in queries.count > 1 ? queries.sorted(by: { UTF8Order.compare($0, $1) == .less }) : queries {
                 part(query)
             }

@@ -35,9 +35,18 @@ struct DocumentFingerprint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// 16 lowercase hex digits.
-    var description: String {
-        let hex = String(bits, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+    var description: String { withHexDigits { String(decoding: $0, as: UTF8.self) } }
+
+    /// Calls `body` with ``description``'s digits as bytes, without building the string: the
+    /// state and the content digests write one for every document a site ships.
+    func withHexDigits<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { digits in
+            for index in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: bits >> UInt64(60 - 4 * index)) & 0xF
+                digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return body(UnsafeBufferPointer(digits))
+        }
     }
 
     /// The fingerprint of `document` as it stands.

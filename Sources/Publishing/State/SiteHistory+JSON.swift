@@ -39,21 +39,22 @@ extension SiteHistory {
     private func encodeContents(into writer: inout JSONWriter) {
         guard !contents.isEmpty else { return }
         var sets: [[String]?] = []
-        var setIndex: [String: Int] = [:]
+        var setIndex: [[String]?: Int] = [:]
         func index(of known: [String]?) -> Int {
-            let key = known.map { $0.joined(separator: "\u{0}") + "\u{1}" } ?? ""
-            if let found = setIndex[key] { return found }
+            if let found = setIndex[known] { return found }
             sets.append(known)
-            setIndex[key] = sets.count - 1
+            setIndex[known] = sets.count - 1
             return sets.count - 1
         }
-        let paths = contents.keys.sorted(byPath: { $0 })
-        var body = JSONWriter(reservingCapacity: paths.count * 96)
-        for (position, path) in paths.enumerated() {
+        // Sorted with their versions, so that no path is looked up again (a ledger lists every
+        // document a site ships).
+        let ledger = contents.sorted(byPath: \.key)
+        var body = JSONWriter(reservingCapacity: ledger.count * 96)
+        for (position, (path, versions)) in ledger.enumerated() {
             if position > 0 { body.byte(UInt8(ascii: ",")) }
             Self.string(path, into: &body)
             body.raw(":[")
-            for (number, version) in contents[path]!.sorted(by: { $0.updateTime < $1.updateTime }).enumerated() {
+            for (number, version) in versions.sorted(by: { $0.updateTime < $1.updateTime }).enumerated() {
                 if number > 0 { body.byte(UInt8(ascii: ",")) }
                 body.raw("[")
                 body.string(version.updateTime.rfc3339)
@@ -103,8 +104,9 @@ extension SiteHistory {
                     writer.raw(":[")
                     writer.string(updateTime.rfc3339)
                     writer.byte(UInt8(ascii: ","))
-                    writer.string(fingerprint.description)
-                    writer.byte(UInt8(ascii: "]"))
+                    writer.byte(UInt8(ascii: "\""))
+                    fingerprint.withHexDigits { writer.raw(bytes: $0) }
+                    writer.raw("\"]")
                 case .missing(let readTime): strings(["missing", readTime.rfc3339], into: &writer, after: ":")
                 }
             }
