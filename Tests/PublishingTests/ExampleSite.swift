@@ -194,7 +194,7 @@ struct ExampleSite {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let data = try? JSONSerialization.data(withJSONObject: ["project": database.project, "sequences": dump], options: [.sortedKeys])
             let name = "\(directory.path.split(separator: "/").last!)\(dumpSuffix).json"
-            FileManager.default.createFile(atPath: (folder as NSString).appendingPathComponent(name), contents: data)
+            _ = FileManager.default.createFile(atPath: (folder as NSString).appendingPathComponent(name), contents: data)
         }
         return (compared, mismatches)
     }

@@ -12,9 +12,10 @@ struct StageTests {
     /// Writing takes a plan and the documents set aside, and leaves every bundle (raw and gzip)
     /// and snapshot in the scratch directory, the plan's entries moved out, and the manifest of them.
     @Test func writingLeavesEachBundleAndItsSnapshotsInTheScratchDirectory() throws {
-        let dir = try TemporaryDirectory()
-        defer { dir.remove() }
-        let config = try PipelineConfig.load(file: try SmallSite.write(into: dir))
+        try Self.withSmallSite { dir, config in try writing(dir, config) }
+    }
+
+    private func writing(_ dir: TemporaryDirectory, _ config: PipelineConfig) throws {
         let scratch = dir.file("scratch")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
 
@@ -41,9 +42,10 @@ struct StageTests {
     /// beside a site generator's files, which it leaves as they were; a second publish of the same
     /// changes nothing, a dry run writes nothing, and a refresh puts back a missing extra.
     @Test func publishingPutsTheWrittenSiteInPlaceAndLeavesOtherFilesAlone() throws {
-        let dir = try TemporaryDirectory()
-        defer { dir.remove() }
-        let config = try PipelineConfig.load(file: try SmallSite.write(into: dir))
+        try Self.withSmallSite { dir, config in try publishing(dir, config) }
+    }
+
+    private func publishing(_ dir: TemporaryDirectory, _ config: PipelineConfig) throws {
         let site = dir.file("public")
         try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
         let page = Data("<p>the generator's page</p>\n".utf8)
@@ -87,6 +89,13 @@ struct StageTests {
         #expect(FileManager.default.fileExists(atPath: "\(site)/bundles/bundlepress.js"))
         #expect(refreshed.retention.deleted.isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(site)/index.html")) == page)
+    }
+
+    /// Runs `body` with a temporary directory holding ``SmallSite`` and its config, loaded.
+    private static func withSmallSite(_ label: String = #function, _ body: (TemporaryDirectory, PipelineConfig) throws -> Void) throws {
+        let dir = try TemporaryDirectory(label)
+        defer { dir.remove() }
+        try body(dir, try PipelineConfig.load(file: try SmallSite.write(into: dir)))
     }
 
     /// The stages up to writing, for a first build of `config`: read (documents set aside in
