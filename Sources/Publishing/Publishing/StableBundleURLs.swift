@@ -1,3 +1,4 @@
+import FirestoreModel
 import Foundation
 import Hosting
 import PipelineLanguage
@@ -41,7 +42,7 @@ struct StableBundleURLs {
         var mappings: [(path: String, parameters: [String])] = []
         for entry in manifest where entry.stableURL != nil {
             guard let spec = entry.spec, let parameters = entry.specParameters, !parameters.isEmpty else { continue }
-            let mapping = (path: "/bundles/\(spec)", parameters: parameters.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            let mapping = (path: "/bundles/\(spec)", parameters: parameters.keys.sorted { UTF8Order.compare($0, $1) == .less })
             if !mappings.contains(where: { $0 == mapping }) { mappings.append(mapping) }
         }
         redirects = NetlifyQueryRedirects(mappings: mappings.enumerated().sorted { ($0.element.parameters.count, $1.offset) > ($1.element.parameters.count, $0.offset) }.map(\.element))
